@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "trackd",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "trackd", targets: ["trackd"]),
+        .library(name: "GPSCore", targets: ["GPSCore"]),
+        .library(name: "NMEA", targets: ["NMEA"]),
+        .library(name: "GPX", targets: ["GPX"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+    ],
+    targets: [
+        // The vocabulary every other module speaks: fixes, coordinates, accuracy, time.
+        .target(name: "GPSCore"),
+        // NMEA 0183 framing, checksums, sentence decoders and epoch assembly. No I/O.
+        .target(name: "NMEA", dependencies: ["GPSCore"]),
+        // Streaming GPX 1.1 writer.
+        .target(name: "GPX", dependencies: ["GPSCore"]),
+        // The command-line tool.
+        .executableTarget(
+            name: "trackd",
+            dependencies: [
+                "GPSCore", "NMEA", "GPX",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // libFuzzer entry point for the framer, parser and assembler; see README "Fuzzing".
+        .executableTarget(name: "NMEAFuzz", dependencies: ["NMEA", "GPSCore"], path: "Fuzz/NMEAFuzz"),
+
+        .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSCore"]),
+        .testTarget(name: "GPXTests", dependencies: ["GPX", "GPSCore"]),
+        .testTarget(name: "trackdTests", dependencies: ["GPSCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

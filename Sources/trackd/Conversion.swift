@@ -1,0 +1,150 @@
+import GPSCore
+import GPX
+import NMEA
+
+/// Fixes in, a GPX track out: the core of `trackd convert`, without file handling.
+///
+/// Every fix with a position becomes a point. A fix without one ends the segment, and so
+/// does the start of each new input. The writer is created at the first point, so the
+/// GPX metadata carries the time of the first fix.
+struct Conversion {
+    typealias Sink = (UnsafeRawBufferPointer) throws(CLIError) -> Void
+
+    private let trackName: String?
+    private let sink: Sink
+    private var writer: GPXWriter?
+    private var segmentEnded = false
+    private(set) var summary = ConversionSummary()
+
+    init(trackName: String?, sink: @escaping Sink) {
+        self.trackName = trackName
+        self.sink = sink
+    }
+
+    /// Starts a new input: its first point opens a new segment.
+    mutating func beginInput() {
+        segmentEnded = true
+    }
+
+    /// Ends an input, whose parser saw `statistics`; one with no NMEA at all is an error.
+    mutating func endInput(named name: String, bytes: Int, statistics: NMEAStatistics) throws(CLIError) {
+        if statistics.sentences == 0 {
+            throw .noNMEA(path: name, bytes: bytes, rejected: statistics.rejectedTotal)
+        }
+        summary.add(statistics)
+    }
+
+    mutating func finish() throws(CLIError) {
+        if writer == nil { try makeWriter(firstFix: nil) }
+        try run { w throws(any Error) in try w.finish() }
+        summary.segments = writer?.segmentsWritten ?? 0
+    }
+
+    mutating func take(_ fix: Fix) throws(CLIError) {
+        guard fix.hasPosition else {
+            segmentEnded = true
+            return
+        }
+        if writer == nil { try makeWriter(firstFix: fix) }
+        if segmentEnded {
+            try run { w throws(any Error) in try w.beginSegment() }
+            segmentEnded = false
+        }
+        try run { w throws(any Error) in try w.append(fix) }
+        summary.points += 1
+        summary.extendSpan(fix.time)
+    }
+
+    private mutating func makeWriter(firstFix: Fix?) throws(CLIError) {
+        let sink = self.sink
+        let time = firstFix?.time.flatMap { $0.date == nil ? nil : $0 }
+        writer = GPXWriter(metadata: GPXMetadata(name: trackName, time: time), trackName: trackName) { bytes in
+            try sink(bytes)
+        }
+    }
+
+    /// Runs a writer operation, passing sink errors through as they are.
+    private mutating func run(_ body: (inout GPXWriter) throws(any Error) -> Void) throws(CLIError) {
+        guard var w = writer else { return }
+        writer = nil  // keep the writer's buffer uniquely referenced while it works
+        defer { writer = w }
+        do {
+            try body(&w)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw .writeFailed(path: "the GPX output", reason: "\(error)")
+        }
+    }
+}
+
+/// What a conversion read and wrote.
+struct ConversionSummary {
+    var sentences = 0
+    var skipped = 0
+    var rejected: [RejectionReason: Int] = [:]
+    var fixes = 0
+    var points = 0
+    var segments = 0
+    var first: FixTime?
+    var last: FixTime?
+
+    mutating func add(_ s: NMEAStatistics) {
+        sentences += s.sentences
+        skipped += s.skipped
+        fixes += s.fixes
+        for (reason, n) in s.rejected { rejected[reason, default: 0] += n }
+    }
+
+    mutating func extendSpan(_ time: FixTime?) {
+        guard let time, time.date != nil else { return }
+        if first == nil { first = time }
+        last = time
+    }
+
+    var rejectedTotal: Int { rejected.values.reduce(0, +) }
+
+    /// `576000 sentences, 3 rejected (2 bad-checksum, 1 garbled), 72000 fixes, 71400 points in 3 segments, 2024-06-01T14:00:00Z to ... (2h00m00s)`
+    var line: String {
+        var s = "\(sentences) sentences, \(rejectedTotal) rejected"
+        if rejectedTotal > 0 {
+            s += " (" + rejected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ") + ")"
+        }
+        s += ", \(fixes) fixes, \(points) points in \(segments) segment\(segments == 1 ? "" : "s")"
+        if let first, let last {
+            s += ", \(first) to \(last)"
+            if let a = first.microsecondsSinceEpoch, let b = last.microsecondsSinceEpoch {
+                s += " (" + duration(seconds: (b - a) / 1_000_000) + ")"
+            }
+        }
+        return s
+    }
+
+    var json: String {
+        var reasons: [String] = []
+        for reason in RejectionReason.allCases {
+            reasons.append("\"\(reason.rawValue)\":\(rejected[reason] ?? 0)")
+        }
+        var fields = [
+            "\"sentences\":\(sentences)",
+            "\"rejected\":{" + reasons.joined(separator: ",") + "}",
+            "\"rejected_total\":\(rejectedTotal)",
+            "\"skipped\":\(skipped)",
+            "\"fixes\":\(fixes)",
+            "\"points\":\(points)",
+            "\"segments\":\(segments)",
+        ]
+        fields.append("\"start\":" + (first.map { "\"\($0)\"" } ?? "null"))
+        fields.append("\"end\":" + (last.map { "\"\($0)\"" } ?? "null"))
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
+
+/// `2h03m07s`, `4m05s`, `12s`.
+func duration(seconds total: Int64) -> String {
+    let h = total / 3600, m = total / 60 % 60, s = total % 60
+    func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    if h > 0 { return "\(h)h\(two(m))m\(two(s))s" }
+    if m > 0 { return "\(m)m\(two(s))s" }
+    return "\(s)s"
+}

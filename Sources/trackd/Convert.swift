@@ -1,0 +1,164 @@
+import ArgumentParser
+import GPSCore
+import GPX
+import NMEA
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert NMEA 0183 logs to a GPX 1.1 track.",
+        discussion: """
+            Every fix with a position becomes a track point; nothing is filtered. A fix \
+            without a position (the receiver lost its fix) ends the current track segment, \
+            and each input starts a new one. The GPX file appears only when it is complete.
+
+            A summary goes to standard error: sentences read, rejected (by reason), fixes, \
+            points, segments and the time span. With --json it is printed as a JSON object \
+            instead, on standard output when the GPX goes to a file, otherwise on standard error.
+            """
+    )
+
+    @Argument(help: "NMEA logs to read, in order. '-' reads standard input.")
+    var inputs: [String]
+
+    @Option(name: [.short, .customLong("output")], help: "The GPX file to write. '-' writes standard output.")
+    var output: String = "-"
+
+    @Option(help: "The name of the GPX track (default: the first input's file name).")
+    var name: String?
+
+    @Flag(help: "Print the summary as a JSON object.")
+    var json = false
+
+    @Flag(help: "Accept sentences without a *hh checksum, for receivers that send none.")
+    var allowMissingChecksum = false
+
+    @Flag(name: .shortAndLong, help: "Print no progress bar and no summary line.")
+    var quiet = false
+
+    func validate() throws {
+        if inputs.isEmpty {
+            throw ValidationError("Please provide an NMEA log to convert, or '-' to read standard input.")
+        }
+        if inputs.filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("Standard input ('-') can be read only once.")
+        }
+    }
+
+    func run() throws {
+        // Open every input first: a missing file is reported before anything is written.
+        var files: [InputFile] = []
+        defer { files.forEach { $0.close() } }
+        for path in inputs {
+            files.append(try InputFile.open(path))
+        }
+        let out = try OutputFile.create(output)
+        TemporaryFileGuard.install(out)
+        defer { TemporaryFileGuard.clear() }
+
+        var conversion = Conversion(trackName: name ?? defaultTrackName) { bytes throws(CLIError) in
+            try out.write(bytes)
+        }
+        let totalBytes = files.allSatisfy { $0.size != nil } ? files.reduce(0) { $0 + ($1.size ?? 0) } : nil
+        var progress = ProgressBar(totalBytes: totalBytes, enabled: !quiet && isatty(STDERR_FILENO) == 1)
+
+        do {
+            let chunkSize = 256 * 1024
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+            defer { buffer.deallocate() }
+            for file in files {
+                conversion.beginInput()
+                var parser = NMEAParser(allowMissingChecksum: allowMissingChecksum)
+                var failure: CLIError?
+                let take = { (fix: Fix) in
+                    guard failure == nil else { return }
+                    do throws(CLIError) { try conversion.take(fix) } catch { failure = error }
+                }
+                var bytes = 0
+                while true {
+                    let n = try file.read(into: buffer)
+                    if n == 0 { break }
+                    bytes += n
+                    parser.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), onFix: take)
+                    if let failure { throw failure }
+                    progress.advance(by: n)
+                }
+                parser.finish(onFix: take)
+                if let failure { throw failure }
+                try conversion.endInput(named: file.displayName, bytes: bytes, statistics: parser.statistics)
+            }
+            try conversion.finish()
+            progress.clear()
+            try out.commit()
+        } catch {
+            progress.clear()
+            out.discard()
+            throw error
+        }
+
+        let summary = conversion.summary
+        if json {
+            let text = summary.json + "\n"
+            if out.isStandardOutput { writeStandardError(text) } else { print(text, terminator: "") }
+        } else if !quiet {
+            writeStandardError("trackd: " + summary.line + (out.isStandardOutput ? "" : " -> \(out.path)") + "\n")
+        }
+        if summary.points == 0 && !quiet {
+            writeStandardError("trackd: warning: no fix had a position, so the track is empty\n")
+        }
+    }
+
+    private var defaultTrackName: String? {
+        guard let first = inputs.first, first != "-" else { return nil }
+        let base = first.split(separator: "/").last.map(String.init) ?? first
+        if let dot = base.lastIndex(of: "."), dot != base.startIndex {
+            return String(base[..<dot])
+        }
+        return base
+    }
+}
+
+func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            if n <= 0 { if errno == EINTR { continue } else { return } }
+            offset += n
+        }
+    }
+}
+
+/// Removes the temporary output file when SIGINT or SIGTERM ends a conversion, so an
+/// interrupted run leaves nothing behind.
+enum TemporaryFileGuard {
+    nonisolated(unsafe) private static var path: UnsafeMutablePointer<CChar>?
+
+    static func install(_ output: OutputFile) {
+        guard let tmp = output.temporaryPathForCleanup else { return }
+        path = strdup(tmp)
+        let handler: @convention(c) (CInt) -> Void = { signal in
+            if let p = TemporaryFileGuard.path { unlink(p) }
+            _exit(128 + signal)
+        }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+        signal(SIGHUP, handler)
+    }
+
+    static func clear() {
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+        signal(SIGHUP, SIG_DFL)
+        free(path)
+        path = nil
+    }
+}

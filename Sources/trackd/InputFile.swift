@@ -1,0 +1,88 @@
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An NMEA log opened for reading: a file, or standard input for `-`.
+struct InputFile {
+    let path: String
+    let descriptor: FileDescriptor
+    /// The size in bytes for a regular file; nil for a pipe or terminal.
+    let size: Int?
+
+    var displayName: String { path == "-" ? "standard input" : path }
+
+    /// Opens `path` and checks it is a readable, non-empty file.
+    static func open(_ path: String) throws(CLIError) -> InputFile {
+        if path == "-" {
+            return InputFile(path: path, descriptor: .standardInput, size: nil)
+        }
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+        } catch {
+            throw .cannotOpen(path: path, reason: describe(error))
+        }
+        var st = stat()
+        guard fstat(fd.rawValue, &st) == 0 else {
+            let reason = describe(Errno(rawValue: errno))
+            try? fd.close()
+            throw .cannotOpen(path: path, reason: reason)
+        }
+        let kind = st.st_mode & S_IFMT
+        if kind == S_IFDIR {
+            try? fd.close()
+            throw .isDirectory(path: path)
+        }
+        if kind == S_IFREG {
+            if st.st_size == 0 {
+                try? fd.close()
+                throw .emptyInput(path: path)
+            }
+            return InputFile(path: path, descriptor: fd, size: Int(st.st_size))
+        }
+        return InputFile(path: path, descriptor: fd, size: nil)
+    }
+
+    /// Reads into `buffer`; returns the byte count, 0 at the end. Retries on EINTR.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(CLIError) -> Int {
+        do {
+            return try descriptor.read(into: buffer, retryOnInterrupt: true)
+        } catch {
+            throw .readFailed(path: displayName, reason: describe(error))
+        }
+    }
+
+    func close() {
+        if path != "-" { try? descriptor.close() }
+    }
+}
+
+/// A message for a system error: `No such file or directory (ENOENT)`.
+func describe(_ error: any Error) -> String {
+    if let errno = error as? Errno {
+        return "\(String(cString: strerror(errno.rawValue))) (\(errnoName(errno)))"
+    }
+    return "\(error)"
+}
+
+private func errnoName(_ e: Errno) -> String {
+    switch e {
+    case .noSuchFileOrDirectory: "ENOENT"
+    case .permissionDenied: "EACCES"
+    case .isDirectory: "EISDIR"
+    case .notDirectory: "ENOTDIR"
+    case .noSpace: "ENOSPC"
+    case .ioError: "EIO"
+    case .readOnlyFileSystem: "EROFS"
+    case .tooManyOpenFiles: "EMFILE"
+    case .fileExists: "EEXIST"
+    case .resourceBusy: "EBUSY"
+    default: "errno \(e.rawValue)"
+    }
+}

@@ -1,0 +1,79 @@
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a command writes its result: standard output, or a file that appears only when
+/// complete.
+///
+/// A file is written under a temporary name in the same directory and renamed over the
+/// destination by ``commit()``, so a failed or interrupted run never leaves a half-written
+/// file behind (and never damages an existing one). ``discard()`` removes the temporary file.
+struct OutputFile {
+    let path: String
+    private let descriptor: FileDescriptor
+    private let temporaryPath: String?
+    /// The temporary file, for removal from a signal handler.
+    var temporaryPathForCleanup: String? { temporaryPath }
+
+    var displayName: String { path == "-" ? "standard output" : path }
+    var isStandardOutput: Bool { temporaryPath == nil }
+
+    static func create(_ path: String) throws(CLIError) -> OutputFile {
+        if path == "-" {
+            return OutputFile(path: path, descriptor: .standardOutput, temporaryPath: nil)
+        }
+        let file = FilePath(path)
+        let directory = file.removingLastComponent()
+        let name = file.lastComponent?.string ?? "output"
+        var template = Array(
+            ((directory.isEmpty ? "" : directory.string + "/") + "." + name + ".tmp-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw .cannotCreateOutput(path: path, reason: describe(Errno(rawValue: errno)))
+        }
+        // mkstemp makes the file private (0600); give it the mode a new file would get.
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        let tmp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return OutputFile(path: path, descriptor: FileDescriptor(rawValue: fd), temporaryPath: tmp)
+    }
+
+    /// Writes all of `bytes`, retrying short writes and EINTR.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(CLIError) {
+        do {
+            _ = try descriptor.writeAll(bytes)
+        } catch {
+            throw .writeFailed(path: displayName, reason: describe(error))
+        }
+    }
+
+    /// Makes the file appear under its final name.
+    func commit() throws(CLIError) {
+        guard let tmp = temporaryPath else { return }
+        do {
+            try descriptor.close()
+        } catch {
+            unlink(tmp)
+            throw .writeFailed(path: path, reason: describe(error))
+        }
+        if rename(tmp, path) != 0 {
+            let reason = describe(Errno(rawValue: errno))
+            unlink(tmp)
+            throw .writeFailed(path: path, reason: reason)
+        }
+    }
+
+    /// Removes the temporary file; the destination is left as it was.
+    func discard() {
+        guard let tmp = temporaryPath else { return }
+        try? descriptor.close()
+        unlink(tmp)
+    }
+}

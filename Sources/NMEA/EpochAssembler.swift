@@ -56,19 +56,24 @@ public struct EpochAssembler {
 
     /// Adds a decoded sentence; calls `emit` for each fix it completes (at most two).
     public mutating func add(_ s: DecodedSentence, emit: (Fix) -> Void) {
-        let kind: Kind
         switch s.sentence {
-        case .gga(let g): kind = .position(g.time)
-        case .rmc(let r): kind = .position(r.time)
-        case .gns(let g): kind = .position(g.time)
-        case .gll(let g): kind = .position(g.time)
-        case .gst(let g): kind = .stamped(g.time)
-        case .zda(let z): kind = .stamped(z.time)
-        case .gsa, .gsv, .vtg: kind = .timeless
+        case .gga(let g): add(g, s.header, emit: emit)
+        case .rmc(let r): add(r, s.header, emit: emit)
+        case .gns(let g): add(g, s.header, emit: emit)
+        case .gll(let g): add(g, s.header, emit: emit)
+        case .gst(let g): add(g, s.header, emit: emit)
+        case .zda(let z): add(z, s.header, emit: emit)
+        case .gsa(let g): add(g, s.header, emit: emit)
+        case .gsv(let g): add(g, s.header, emit: emit)
+        case .vtg(let v): add(v, s.header, emit: emit)
         case .txt, .skipped: return
         }
+    }
 
-        switch kind {
+    /// Adds one decoded sentence of a known type, without boxing it in ``NMEASentence``.
+    @inline(__always)
+    mutating func add<S: EpochSentence>(_ s: S, _ header: SentenceHeader, emit: (Fix) -> Void) {
+        switch s.epochRole {
         case .position(let time?):
             if current.time == nil {
                 if let last = lastEmitted, last.time == time, !current.hasPosition {
@@ -85,7 +90,7 @@ public struct EpochAssembler {
             }
         case .position(nil):
             // A position sentence without a time: a new epoch only when the same kind repeats.
-            if current.time == nil && current.positionAddresses.contains(s.address) {
+            if current.time == nil && current.positionKinds & S.positionKind != 0 {
                 flush(closedByNewTime: true, emit)
             }
         case .stamped(let time?):
@@ -93,20 +98,23 @@ public struct EpochAssembler {
                 reopen()
             } else if current.time != nil && current.time != time {
                 // Out of step with the epoch (ac12's ZDA): take its date, nothing else.
-                takeDate(from: s)
+                if let anchor = s.dateAnchor { dateAnchor = anchor }
                 return
             }
         case .stamped(nil), .timeless:
             break
+        case .ignored:
+            return
         }
         // After any flush above, so that the epoch just closed keeps the date it had.
-        takeDate(from: s)
+        if let anchor = s.dateAnchor { dateAnchor = anchor }
 
-        current.apply(s)
+        current.lastAddress = header.address
+        s.apply(to: &current, header)
         if current.time == nil && lastEmitted != nil && sinceEmitted.count < EpochAssembler.maximumReplay {
-            sinceEmitted.append(s)
+            sinceEmitted.append(DecodedSentence(header: header, sentence: s.boxed))
         }
-        if current.time != nil, s.address == cycleEndingAddress {
+        if current.time != nil, header.address == cycleEndingAddress {
             lastEmitted = current
             sinceEmitted.removeAll(keepingCapacity: true)
             emitCurrent(emit)
@@ -118,17 +126,6 @@ public struct EpochAssembler {
         flush(closedByNewTime: false, emit)
         lastEmitted = nil
         sinceEmitted.removeAll()
-    }
-
-    private mutating func takeDate(from s: DecodedSentence) {
-        switch s.sentence {
-        case .rmc(let r):
-            if let date = r.date, let time = r.time { dateAnchor = (date, time) }
-        case .zda(let z):
-            if let date = z.date, let time = z.time { dateAnchor = (date, time) }
-        default:
-            break
-        }
     }
 
     private mutating func reopen() {
@@ -179,19 +176,15 @@ public struct EpochAssembler {
         return anchor.date
     }
 
-    private enum Kind {
-        case position(TimeOfDay?)
-        case stamped(TimeOfDay?)
-        case timeless
-    }
 }
 
 /// What one epoch has gathered so far.
 struct Epoch {
     var time: TimeOfDay?
     var lastAddress: UInt64?
-    var positionAddresses: [UInt64] = []
-    var hasPositionSentence: Bool { !positionAddresses.isEmpty }
+    /// Which position sentence types (GGA, GNS, RMC, GLL: one bit each) the epoch has seen.
+    var positionKinds: UInt8 = 0
+    var hasPositionSentence: Bool { positionKinds != 0 }
 
     // The best valid position so far and its source's rank (GGA 4, GNS 3, RMC 2, GLL 1).
     var positionRank = 0
@@ -223,80 +216,22 @@ struct Epoch {
     }
 
     mutating func apply(_ s: DecodedSentence) {
-        lastAddress = s.address
+        lastAddress = s.header.address
         switch s.sentence {
-        case .gga(let g):
-            positionAddresses.append(s.address)
-            let q = g.quality ?? .gps
-            if q.isValid, let lat = g.latitude, let lon = g.longitude {
-                offer(rank: 4, lat, lon, q)
-            }
-            if g.quality?.isValid ?? true {
-                altitude = altitude ?? g.altitudeMSLMeters
-                geoidSeparation = geoidSeparation ?? g.geoidSeparationMeters
-                satellitesUsedCount = satellitesUsedCount ?? g.satellitesUsed
-                dgpsAge = dgpsAge ?? g.dgpsAgeSeconds
-                dgpsStation = dgpsStation ?? g.dgpsStationID
-            }
-            hdop = hdop ?? g.hdop
-        case .gns(let g):
-            positionAddresses.append(s.address)
-            let q = g.quality ?? .gps
-            if q.isValid, let lat = g.latitude, let lon = g.longitude {
-                offer(rank: 3, lat, lon, q)
-            }
-            if q.isValid {
-                altitude = altitude ?? g.altitudeMSLMeters
-                geoidSeparation = geoidSeparation ?? g.geoidSeparationMeters
-                satellitesUsedCount = satellitesUsedCount ?? g.satellitesUsed
-                dgpsAge = dgpsAge ?? g.dgpsAgeSeconds
-                dgpsStation = dgpsStation ?? g.dgpsStationID
-            }
-            hdop = hdop ?? g.hdop
-        case .rmc(let r):
-            positionAddresses.append(s.address)
-            let q = r.mode ?? .gps
-            if r.isValid == true, q.isValid, let lat = r.latitude, let lon = r.longitude {
-                offer(rank: 2, lat, lon, q)
-            }
-            if r.isValid == true {
-                speed = speed ?? r.speedMetersPerSecond
-                course = course ?? r.courseDegrees
-            }
-            magneticVariation = magneticVariation ?? r.magneticVariationDegrees
-        case .gll(let g):
-            positionAddresses.append(s.address)
-            let q = g.mode ?? .gps
-            if g.isValid == true, q.isValid, let lat = g.latitude, let lon = g.longitude {
-                offer(rank: 1, lat, lon, q)
-            }
-        case .vtg(let v):
-            if v.mode?.isValid ?? true {
-                speed = speed ?? v.speedMetersPerSecond
-                course = course ?? v.courseDegrees
-            }
-        case .gsa(let g):
-            if let m = g.fixMode, m.rawValue > (gsaMode?.rawValue ?? 0) { gsaMode = m }
-            pdop = pdop ?? g.pdop
-            hdop = hdop ?? g.hdop
-            vdop = vdop ?? g.vdop
-            gsaUsedCount += g.satellites.count
-            let system = g.systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? s.talker.constellation
-            for prn in g.satellites where used.count < EpochAssembler.maximumSatellitesPerEpoch {
-                used.append(UsedSatellite(constellation: system ?? Constellation(nmeaSatelliteNumber: prn), prn: prn))
-            }
-        case .gsv(let g):
-            for sat in g.satellites where satellites.count < EpochAssembler.maximumSatellitesPerEpoch {
-                satellites.append(sat)
-            }
-        case .gst(let g):
-            gst = g
-        case .zda, .txt, .skipped:
-            break
+        case .gga(let g): g.apply(to: &self, s.header)
+        case .rmc(let r): r.apply(to: &self, s.header)
+        case .gns(let g): g.apply(to: &self, s.header)
+        case .gll(let g): g.apply(to: &self, s.header)
+        case .gst(let g): g.apply(to: &self, s.header)
+        case .zda(let z): z.apply(to: &self, s.header)
+        case .gsa(let g): g.apply(to: &self, s.header)
+        case .gsv(let g): g.apply(to: &self, s.header)
+        case .vtg(let v): v.apply(to: &self, s.header)
+        case .txt, .skipped: break
         }
     }
 
-    private mutating func offer(rank: Int, _ lat: Double, _ lon: Double, _ q: FixQuality) {
+    mutating func offer(rank: Int, _ lat: Double, _ lon: Double, _ q: FixQuality) {
         guard rank > positionRank else { return }
         positionRank = rank
         latitude = lat
@@ -343,4 +278,182 @@ struct Epoch {
         }
         return fix
     }
+}
+
+/// What a sentence does to the epoch it arrives in.
+enum EpochRole {
+    /// A position sentence: its time starts a new epoch when it differs.
+    case position(TimeOfDay?)
+    /// A sentence with a time that belongs to an epoch but does not start one (GST, ZDA).
+    case stamped(TimeOfDay?)
+    /// A sentence without a time (GSA, GSV, VTG): it joins the current epoch.
+    case timeless
+    /// Nothing for a fix (TXT).
+    case ignored
+}
+
+/// A decoded sentence type the epoch assembler merges.
+protocol EpochSentence {
+    var epochRole: EpochRole { get }
+    /// One bit per position sentence type (GGA, GNS, RMC, GLL), 0 for the others.
+    static var positionKind: UInt8 { get }
+    /// The date and the time it applies to, for sentences that carry a date.
+    var dateAnchor: (date: CalendarDate, time: TimeOfDay)? { get }
+    /// Merges the sentence's fields into the epoch.
+    func apply(to epoch: inout Epoch, _ header: SentenceHeader)
+    /// The sentence in the public enum, for the rare replay after a reopened epoch.
+    var boxed: NMEASentence { get }
+}
+
+extension EpochSentence {
+    static var positionKind: UInt8 { 0 }
+    var dateAnchor: (date: CalendarDate, time: TimeOfDay)? { nil }
+}
+
+extension GGA: EpochSentence {
+    var epochRole: EpochRole { .position(time) }
+    static var positionKind: UInt8 { 1 }
+    var boxed: NMEASentence { .gga(self) }
+
+    func apply(to e: inout Epoch, _ header: SentenceHeader) {
+        e.positionKinds |= Self.positionKind
+        let q = quality ?? .gps
+        if q.isValid, let lat = latitude, let lon = longitude {
+            e.offer(rank: 4, lat, lon, q)
+        }
+        if quality?.isValid ?? true {
+            e.altitude = e.altitude ?? altitudeMSLMeters
+            e.geoidSeparation = e.geoidSeparation ?? geoidSeparationMeters
+            e.satellitesUsedCount = e.satellitesUsedCount ?? satellitesUsed
+            e.dgpsAge = e.dgpsAge ?? dgpsAgeSeconds
+            e.dgpsStation = e.dgpsStation ?? dgpsStationID
+        }
+        e.hdop = e.hdop ?? hdop
+    }
+}
+
+extension GNS: EpochSentence {
+    var epochRole: EpochRole { .position(time) }
+    static var positionKind: UInt8 { 2 }
+    var boxed: NMEASentence { .gns(self) }
+
+    func apply(to e: inout Epoch, _ header: SentenceHeader) {
+        e.positionKinds |= Self.positionKind
+        let q = quality ?? .gps
+        if q.isValid, let lat = latitude, let lon = longitude {
+            e.offer(rank: 3, lat, lon, q)
+        }
+        if q.isValid {
+            e.altitude = e.altitude ?? altitudeMSLMeters
+            e.geoidSeparation = e.geoidSeparation ?? geoidSeparationMeters
+            e.satellitesUsedCount = e.satellitesUsedCount ?? satellitesUsed
+            e.dgpsAge = e.dgpsAge ?? dgpsAgeSeconds
+            e.dgpsStation = e.dgpsStation ?? dgpsStationID
+        }
+        e.hdop = e.hdop ?? hdop
+    }
+}
+
+extension RMC: EpochSentence {
+    var epochRole: EpochRole { .position(time) }
+    static var positionKind: UInt8 { 4 }
+    var boxed: NMEASentence { .rmc(self) }
+    var dateAnchor: (date: CalendarDate, time: TimeOfDay)? {
+        guard let date, let time else { return nil }
+        return (date, time)
+    }
+
+    func apply(to e: inout Epoch, _ header: SentenceHeader) {
+        e.positionKinds |= Self.positionKind
+        let q = mode ?? .gps
+        if isValid == true, q.isValid, let lat = latitude, let lon = longitude {
+            e.offer(rank: 2, lat, lon, q)
+        }
+        if isValid == true {
+            e.speed = e.speed ?? speedMetersPerSecond
+            e.course = e.course ?? courseDegrees
+        }
+        e.magneticVariation = e.magneticVariation ?? magneticVariationDegrees
+    }
+}
+
+extension GLL: EpochSentence {
+    var epochRole: EpochRole { .position(time) }
+    static var positionKind: UInt8 { 8 }
+    var boxed: NMEASentence { .gll(self) }
+
+    func apply(to e: inout Epoch, _ header: SentenceHeader) {
+        e.positionKinds |= Self.positionKind
+        let q = mode ?? .gps
+        if isValid == true, q.isValid, let lat = latitude, let lon = longitude {
+            e.offer(rank: 1, lat, lon, q)
+        }
+    }
+}
+
+extension VTG: EpochSentence {
+    var epochRole: EpochRole { .timeless }
+    var boxed: NMEASentence { .vtg(self) }
+
+    func apply(to e: inout Epoch, _ header: SentenceHeader) {
+        if mode?.isValid ?? true {
+            e.speed = e.speed ?? speedMetersPerSecond
+            e.course = e.course ?? courseDegrees
+        }
+    }
+}
+
+extension GSA: EpochSentence {
+    var epochRole: EpochRole { .timeless }
+    var boxed: NMEASentence { .gsa(self) }
+
+    func apply(to e: inout Epoch, _ header: SentenceHeader) {
+        if let m = fixMode, m.rawValue > (e.gsaMode?.rawValue ?? 0) { e.gsaMode = m }
+        e.pdop = e.pdop ?? pdop
+        e.hdop = e.hdop ?? hdop
+        e.vdop = e.vdop ?? vdop
+        e.gsaUsedCount += satelliteCount
+        guard !satellites.isEmpty else { return }
+        let system = systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? header.talker.constellation
+        for prn in satellites where e.used.count < EpochAssembler.maximumSatellitesPerEpoch {
+            e.used.append(Epoch.UsedSatellite(constellation: system ?? Constellation(nmeaSatelliteNumber: prn), prn: prn))
+        }
+    }
+}
+
+extension GSV: EpochSentence {
+    var epochRole: EpochRole { .timeless }
+    var boxed: NMEASentence { .gsv(self) }
+
+    func apply(to e: inout Epoch, _ header: SentenceHeader) {
+        for sat in satellites where e.satellites.count < EpochAssembler.maximumSatellitesPerEpoch {
+            e.satellites.append(sat)
+        }
+    }
+}
+
+extension GST: EpochSentence {
+    var epochRole: EpochRole { .stamped(time) }
+    var boxed: NMEASentence { .gst(self) }
+
+    func apply(to e: inout Epoch, _ header: SentenceHeader) {
+        e.gst = self
+    }
+}
+
+extension ZDA: EpochSentence {
+    var epochRole: EpochRole { .stamped(time) }
+    var boxed: NMEASentence { .zda(self) }
+    var dateAnchor: (date: CalendarDate, time: TimeOfDay)? {
+        guard let date, let time else { return nil }
+        return (date, time)
+    }
+
+    func apply(to e: inout Epoch, _ header: SentenceHeader) {}
+}
+
+extension TXT: EpochSentence {
+    var epochRole: EpochRole { .ignored }
+    var boxed: NMEASentence { .txt(self) }
+    func apply(to e: inout Epoch, _ header: SentenceHeader) {}
 }

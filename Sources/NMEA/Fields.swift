@@ -119,7 +119,7 @@ struct Field {
     @inline(__always)
     func double() -> Double? {
         guard let (m, s) = decimal() else { return nil }
-        return Double(m) / powersOfTen[s]
+        return Double(m) / Double(powerOfTen(s))
     }
 
     /// The field as a non-negative integer, or nil when empty or malformed.
@@ -140,14 +140,37 @@ struct Field {
     func looseInteger() -> Int? {
         if let v = integer() { return v }
         guard let (m, s) = decimal(), m >= 0 else { return nil }
-        let p = Int64(powersOfTen[s])
+        let p = powerOfTen(s)
         guard m % p == 0 else { return nil }
         return Int(m / p)
     }
 }
 
-let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
-                              1e15, 1e16, 1e17, 1e18, 1e19]
+/// 10^n for n in 0...18, exactly (a switch: no lazily initialised global on the hot path).
+@inline(__always)
+func powerOfTen(_ n: Int) -> Int64 {
+    switch n {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    case 8: 100_000_000
+    case 9: 1_000_000_000
+    case 10: 10_000_000_000
+    case 11: 100_000_000_000
+    case 12: 1_000_000_000_000
+    case 13: 10_000_000_000_000
+    case 14: 100_000_000_000_000
+    case 15: 1_000_000_000_000_000
+    case 16: 10_000_000_000_000_000
+    case 17: 100_000_000_000_000_000
+    default: 1_000_000_000_000_000_000
+    }
+}
 
 // MARK: - Typed field readers shared by the decoders
 
@@ -199,7 +222,7 @@ extension FieldReader {
         if v.isEmpty { return nil }
         guard let (m, s) = v.decimal(), m >= 0 else { throw bad(v, expected: what) }
         // m / 10^s = ddmm.mmmm: split whole degrees from minutes in integers, exactly.
-        let unit = Int64(powersOfTen[s])
+        let unit = powerOfTen(s)
         let degrees = m / (100 * unit)
         let minutes = m - degrees * 100 * unit
         guard minutes < 60 * unit else { throw bad(v, expected: what + " (minutes under 60)") }

@@ -72,9 +72,16 @@ public struct NMEAFramer {
     private var checksumHigh: UInt8 = 0
     private var buffer: [UInt8]
 
+    /// A framer with no buffer, to stand in while the real one is moved out to work.
+    static var detached: NMEAFramer { NMEAFramer(allowMissingChecksum: false, capacity: 0) }
+
     public init(allowMissingChecksum: Bool = false) {
+        self.init(allowMissingChecksum: allowMissingChecksum, capacity: NMEAFramer.maximumSentenceLength)
+    }
+
+    private init(allowMissingChecksum: Bool, capacity: Int) {
         self.allowMissingChecksum = allowMissingChecksum
-        self.buffer = [UInt8](repeating: 0, count: NMEAFramer.maximumSentenceLength)
+        self.buffer = [UInt8](repeating: 0, count: capacity)
     }
 
     /// Frames `chunk`, calling `handler` for every sentence completed or rejected in it.
@@ -107,6 +114,9 @@ public struct NMEAFramer {
                             length = 0
                             sum = 0
                             state = .body
+                            // Whatever follows on this line is not at its start: a `#` after
+                            // a cut-off `*` (`$GPBOD,,T,,M,,*#`) is noise, not a comment.
+                            atLineStart = false
                             i += 1
                             break
                         }

@@ -28,10 +28,18 @@ public struct NMEAParser {
     public private(set) var statistics = NMEAStatistics()
     private var framer: NMEAFramer
     private var assembler = EpochAssembler()
+    private let satellites: Bool
+    /// The caller's fix handler, set for the duration of `parse` and `finish`.
+    private var emit: ((Fix) -> Void)?
+    private var wasSkipped = false
 
-    /// - Parameter allowMissingChecksum: accept sentences without `*hh` (see ``NMEAFramer``).
-    public init(allowMissingChecksum: Bool = false) {
+    /// - Parameters:
+    ///   - allowMissingChecksum: accept sentences without `*hh` (see ``NMEAFramer``).
+    ///   - satellites: fill ``Fix/satellitesInView`` from GSV and GSA. A consumer that needs
+    ///     only positions (a GPX track) turns it off and saves a good part of the work.
+    public init(allowMissingChecksum: Bool = false, satellites: Bool = true) {
         framer = NMEAFramer(allowMissingChecksum: allowMissingChecksum)
+        self.satellites = satellites
     }
 
     /// Parses a chunk of bytes of any size; `onFix` gets every fix completed in it.
@@ -41,8 +49,11 @@ public struct NMEAParser {
         onFix: (Fix) -> Void
     ) {
         var framer = self.framer
-        framer.append(chunk) { event in
-            self.handle(event, onReject: onReject, onFix: onFix)
+        self.framer = NMEAFramer.detached
+        withEmitter(onFix) { parser in
+            framer.append(chunk) { event in
+                parser.handle(event, onReject: onReject)
+            }
         }
         self.framer = framer
     }
@@ -50,32 +61,41 @@ public struct NMEAParser {
     /// Ends the input: a cut-off last sentence is rejected and the last epoch emitted.
     public mutating func finish(onReject: (NMEAError) -> Void = { _ in }, onFix: (Fix) -> Void) {
         var framer = self.framer
-        framer.finish { event in
-            self.handle(event, onReject: onReject, onFix: onFix)
+        self.framer = NMEAFramer.detached
+        withEmitter(onFix) { parser in
+            framer.finish { event in
+                parser.handle(event, onReject: onReject)
+            }
+            if let emit = parser.emit {
+                parser.assembler.finish(emit: emit)
+            }
         }
         self.framer = framer
-        assembler.finish { fix in
-            statistics.fixes += 1
-            onFix(fix)
+    }
+
+    /// Runs `body` with `onFix`, counted, installed as the emitter.
+    private mutating func withEmitter(_ onFix: (Fix) -> Void, _ body: (inout NMEAParser) -> Void) {
+        var count = 0
+        withoutActuallyEscaping(onFix) { onFix in
+            emit = { fix in
+                count += 1
+                onFix(fix)
+            }
+            body(&self)
+            emit = nil
         }
+        statistics.fixes += count
     }
 
     @inline(__always)
-    private mutating func handle(_ event: FramerEvent, onReject: (NMEAError) -> Void, onFix: (Fix) -> Void) {
+    private mutating func handle(_ event: FramerEvent, onReject: (NMEAError) -> Void) {
         switch event {
         case .sentence(let raw):
             statistics.sentences += 1
+            wasSkipped = false
             do {
-                let decoded = try NMEASentence.decode(raw)
-                if case .skipped = decoded.sentence {
-                    statistics.skipped += 1
-                    return
-                }
-                statistics.decoded += 1
-                assembler.add(decoded) { fix in
-                    statistics.fixes += 1
-                    onFix(fix)
-                }
+                try NMEASentence.dispatch(raw, satellites: satellites, to: &self)
+                if wasSkipped { statistics.skipped += 1 } else { statistics.decoded += 1 }
             } catch {
                 statistics.sentences -= 1
                 reject(error, onReject)
@@ -89,5 +109,16 @@ public struct NMEAParser {
     private mutating func reject(_ error: NMEAError, _ onReject: (NMEAError) -> Void) {
         statistics.rejected[error.reason, default: 0] += 1
         onReject(error)
+    }
+}
+
+extension NMEAParser: SentenceVisitor {
+    mutating func visit<S: EpochSentence>(_ sentence: S, _ header: SentenceHeader) {
+        guard let emit else { return }
+        assembler.add(sentence, header, emit: emit)
+    }
+
+    mutating func skipped() {
+        wasSkipped = true
     }
 }

@@ -75,7 +75,7 @@ struct Convert: ParsableCommand {
             defer { buffer.deallocate() }
             for file in files {
                 conversion.beginInput()
-                var parser = NMEAParser(allowMissingChecksum: allowMissingChecksum)
+                var parser = NMEAParser(allowMissingChecksum: allowMissingChecksum, satellites: false)
                 var failure: CLIError?
                 let take = { (fix: Fix) in
                     guard failure == nil else { return }

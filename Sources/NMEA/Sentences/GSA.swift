@@ -16,14 +16,16 @@ import GPSCore
 /// without field 18: ublox-neo-m9n-nmea).
 public struct GSA: Sendable, Hashable {
     public var fixMode: FixMode?
-    /// Satellites used, as sent.
+    /// Satellites used, as sent (empty when decoded without satellite details).
     public var satellites: [Int]
+    /// How many satellite numbers the sentence lists.
+    public var satelliteCount: Int
     public var pdop: Double?
     public var hdop: Double?
     public var vdop: Double?
     public var systemID: Int?
 
-    init(_ r: inout FieldReader) throws(NMEAError) {
+    init(_ r: inout FieldReader, satellites wanted: Bool = true) throws(NMEAError) {
         _ = r.next()
         let m = r.next()
         if !m.isEmpty {
@@ -33,11 +35,13 @@ public struct GSA: Sendable, Hashable {
             fixMode = mode
         }
         satellites = []
+        satelliteCount = 0
         for _ in 0..<12 {
             let f = r.next()
             if f.isEmpty { continue }
             guard let prn = f.integer() else { throw r.bad(f, expected: "satellite number") }
-            satellites.append(prn)
+            satelliteCount += 1
+            if wanted { satellites.append(prn) }
         }
         pdop = try r.unsignedDouble("PDOP")
         hdop = try r.unsignedDouble("HDOP")

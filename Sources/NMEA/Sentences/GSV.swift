@@ -18,11 +18,12 @@ public struct GSV: Sendable, Hashable {
     public var satellites: [SatelliteInView]
     public var signalID: Int?
 
-    init(_ r: inout FieldReader, talker: Talker) throws(NMEAError) {
+    init(_ r: inout FieldReader, talker: Talker, satellites wanted: Bool = true) throws(NMEAError) {
         sentenceCount = try r.integer("number of sentences")
         sentenceNumber = try r.integer("sentence number")
         satellitesInView = try r.integer("satellites in view")
         satellites = []
+        guard wanted else { return }
         satellites.reserveCapacity(4)
         // Count the remaining fields to tell a trailing signal id from a satellite block.
         var probe = r

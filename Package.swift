@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSCore"]),
         .testTarget(name: "GPXTests", dependencies: ["GPX", "GPSCore"]),
-        .testTarget(name: "trackdTests", dependencies: ["GPSCore"]),
+        .testTarget(name: "trackdTests", dependencies: ["trackd", "NMEA", "GPSCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,13 +16,22 @@ public struct GPXMetadata: Sendable, Hashable {
     /// before the points, so the caller computes it (from the store, or with
     /// ``GPXBounds/init(enclosing:)``) when it wants one.
     public var bounds: GPXBounds?
+    /// Leave room in `<metadata>` for the `<bounds>` of the points still to come, when
+    /// `bounds` is nil: for output that can be rewritten in place (a file), the caller fills
+    /// it in after ``GPXWriter/finish()`` with ``GPXWriter/boundsSlot`` and
+    /// ``GPXWriter/boundsElement(_:)``. Left alone, the room is blank space, which XML ignores.
+    public var reservesBounds: Bool
 
     /// Creates metadata; every field defaults to absent.
-    public init(name: String? = nil, description: String? = nil, time: FixTime? = nil, bounds: GPXBounds? = nil) {
+    public init(
+        name: String? = nil, description: String? = nil, time: FixTime? = nil, bounds: GPXBounds? = nil,
+        reservesBounds: Bool = false
+    ) {
         self.name = name
         self.description = description
         self.time = time
         self.bounds = bounds
+        self.reservesBounds = reservesBounds
     }
 }
 

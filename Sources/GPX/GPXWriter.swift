@@ -55,6 +55,15 @@ public struct GPXWriter {
     public private(set) var segmentsWritten = 0
     /// Fixes ``append(_:)`` skipped because they had no valid coordinate.
     public private(set) var pointsSkipped = 0
+    /// The extent of the points written so far, nil before the first.
+    public private(set) var pointBounds: GPXBounds?
+    /// Where the room reserved for `<bounds>` lies in the document, in bytes from its start,
+    /// when ``GPXMetadata/reservesBounds`` asked for it.
+    public private(set) var boundsSlot: (offset: Int, length: Int)?
+    /// Bytes handed to the sink so far.
+    public private(set) var bytesWritten = 0
+    /// Bytes reserved for `<bounds>`: the longest element, `-180.000000000` four times, fits.
+    public static let boundsSlotLength = 128
     /// Whether ``finish()`` has completed: the document is closed and handed to the sink.
     public var isFinished: Bool { state == .finished }
 
@@ -142,6 +151,11 @@ public struct GPXWriter {
         }
         buffer.write(reserving: GPXWriter.maxPointBytes) { $0.write(point: fix, at: coordinate) }
         pointsWritten += 1
+        if pointBounds == nil {
+            pointBounds = GPXBounds(enclosing: coordinate)
+        } else {
+            pointBounds?.extend(toInclude: coordinate)
+        }
         try flushIfFull()
     }
 
@@ -197,6 +211,7 @@ public struct GPXWriter {
             state = .failed
             throw error
         }
+        bytesWritten += buffer.count
         buffer.removeAll()
     }
 
@@ -223,7 +238,9 @@ public struct GPXWriter {
         )
         let timestamp = metadata.time.flatMap(UTCTimestamp.init)
         let bounds = metadata.bounds.flatMap { $0.isValid ? $0 : nil }
-        guard metadata.name != nil || metadata.description != nil || timestamp != nil || bounds != nil else {
+        let reserve = metadata.reservesBounds && bounds == nil
+        guard metadata.name != nil || metadata.description != nil || timestamp != nil || bounds != nil || reserve
+        else {
             return
         }
         writeMarkup("  <metadata>\n")
@@ -246,6 +263,12 @@ public struct GPXWriter {
         }
         if let bounds {
             buffer.write(reserving: 64 + 4 * DecimalLimits.maxScaledDecimalBytes) { $0.write(bounds: bounds) }
+        } else if reserve {
+            boundsSlot = (offset: bytesWritten + buffer.count, length: GPXWriter.boundsSlotLength)
+            buffer.write(reserving: GPXWriter.boundsSlotLength) {
+                for _ in 1..<GPXWriter.boundsSlotLength { $0.write(byte: 0x20) }
+                $0.write(byte: 0x0A)
+            }
         }
         writeMarkup("  </metadata>\n")
     }
@@ -257,5 +280,17 @@ public struct GPXWriter {
             buffer.write(escaped: trackName, inAttribute: false)
             writeMarkup("</name>\n")
         }
+    }
+
+    /// The `<bounds>` element for `bounds`, padded with blanks to exactly
+    /// ``boundsSlotLength`` bytes, to write over ``boundsSlot``.
+    public static func boundsElement(_ bounds: GPXBounds) -> [UInt8] {
+        var buffer = OutputBuffer(capacity: boundsSlotLength + 64)
+        buffer.write(reserving: 64 + 4 * DecimalLimits.maxScaledDecimalBytes) { $0.write(bounds: bounds) }
+        var bytes = buffer.withUnsafeBytes { Array($0) }
+        if bytes.last == 0x0A { bytes.removeLast() }
+        while bytes.count < boundsSlotLength - 1 { bytes.append(0x20) }
+        bytes.append(0x0A)
+        return bytes
     }
 }

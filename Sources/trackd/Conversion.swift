@@ -11,13 +11,16 @@ struct Conversion {
     typealias Sink = (UnsafeRawBufferPointer) throws(CLIError) -> Void
 
     private let trackName: String?
+    /// Whether the output can be rewritten in place, so `<bounds>` can be filled in at the end.
+    private let seekable: Bool
     private let sink: Sink
     private var writer: GPXWriter?
     private var segmentEnded = false
     private(set) var summary = ConversionSummary()
 
-    init(trackName: String?, sink: @escaping Sink) {
+    init(trackName: String?, seekable: Bool, sink: @escaping Sink) {
         self.trackName = trackName
+        self.seekable = seekable
         self.sink = sink
     }
 
@@ -34,10 +37,14 @@ struct Conversion {
         summary.add(statistics)
     }
 
-    mutating func finish() throws(CLIError) {
+    /// Closes the document. Returns the `<bounds>` element and where to write it over the
+    /// room reserved for it, when the output is seekable and the track has points.
+    mutating func finish() throws(CLIError) -> (offset: Int, bytes: [UInt8])? {
         if writer == nil { try makeWriter(firstFix: nil) }
         try run { w throws(any Error) in try w.finish() }
         summary.segments = writer?.segmentsWritten ?? 0
+        guard let slot = writer?.boundsSlot, let bounds = writer?.pointBounds else { return nil }
+        return (slot.offset, GPXWriter.boundsElement(bounds))
     }
 
     mutating func take(_ fix: Fix) throws(CLIError) {
@@ -58,7 +65,7 @@ struct Conversion {
     private mutating func makeWriter(firstFix: Fix?) throws(CLIError) {
         let sink = self.sink
         let time = firstFix?.time.flatMap { $0.date == nil ? nil : $0 }
-        writer = GPXWriter(metadata: GPXMetadata(name: trackName, time: time), trackName: trackName) { bytes in
+        writer = GPXWriter(metadata: GPXMetadata(name: trackName, time: time, reservesBounds: seekable), trackName: trackName) { bytes in
             try sink(bytes)
         }
     }

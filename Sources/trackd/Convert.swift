@@ -63,7 +63,8 @@ struct Convert: ParsableCommand {
         TemporaryFileGuard.install(out)
         defer { TemporaryFileGuard.clear() }
 
-        var conversion = Conversion(trackName: name ?? defaultTrackName) { bytes throws(CLIError) in
+        var conversion = Conversion(trackName: name ?? defaultTrackName, seekable: !out.isStandardOutput) {
+            bytes throws(CLIError) in
             try out.write(bytes)
         }
         let totalBytes = files.allSatisfy { $0.size != nil } ? files.reduce(0) { $0 + ($1.size ?? 0) } : nil
@@ -94,7 +95,9 @@ struct Convert: ParsableCommand {
                 if let failure { throw failure }
                 try conversion.endInput(named: file.displayName, bytes: bytes, statistics: parser.statistics)
             }
-            try conversion.finish()
+            if let bounds = try conversion.finish() {
+                try out.write(bounds.bytes, at: bounds.offset)
+            }
             progress.clear()
             try out.commit()
         } catch {

@@ -54,6 +54,15 @@ struct OutputFile {
         }
     }
 
+    /// Writes `bytes` at `offset` from the start of the file, over what is there.
+    func write(_ bytes: [UInt8], at offset: Int) throws(CLIError) {
+        do {
+            _ = try bytes.withUnsafeBytes { try descriptor.writeAll(toAbsoluteOffset: Int64(offset), $0) }
+        } catch {
+            throw .writeFailed(path: displayName, reason: describe(error))
+        }
+    }
+
     /// Makes the file appear under its final name.
     func commit() throws(CLIError) {
         guard let tmp = temporaryPath else { return }

@@ -39,6 +39,22 @@ struct ConvertCommandTests {
         #expect(gpx.components(separatedBy: "<trkpt ").count - 1 == fixEpochs)
         let lint = try Support.run("/usr/bin/xmllint", ["--noout", "--schema", Support.gpxSchema.path, out.path])
         #expect(lint.status == 0, "\(lint.stderr)")
+
+        // <metadata><bounds> is filled in after the points and encloses exactly them.
+        let points = try trackPoints(inGPX: out)
+        let bounds = try #require(metadataBounds(in: gpx))
+        #expect(abs(bounds.minlat - points.map(\.latitude).min()!) < 1e-9)
+        #expect(abs(bounds.maxlat - points.map(\.latitude).max()!) < 1e-9)
+        #expect(abs(bounds.minlon - points.map(\.longitude).min()!) < 1e-9)
+        #expect(abs(bounds.maxlon - points.map(\.longitude).max()!) < 1e-9)
+    }
+
+    @Test("GPX on standard output has no bounds, since they are known only at the end")
+    func noBoundsOnAPipe() throws {
+        let result = try Support.trackd(["convert", ConvertCommandTests.bu353.path])
+        #expect(result.status == 0)
+        #expect(metadataBounds(in: result.stdoutText) == nil)
+        #expect(result.stdoutText.contains("<metadata>"))
     }
 
     @Test("standard input to standard output with '-'")
@@ -152,4 +168,16 @@ struct ConvertCommandTests {
             #expect(result.stdoutText.contains(option), "help lacks \(option):\n\(result.stdoutText)")
         }
     }
+}
+
+/// The `<bounds>` attributes of a GPX document's metadata.
+func metadataBounds(in gpx: String) -> (minlat: Double, minlon: Double, maxlat: Double, maxlon: Double)? {
+    guard let start = gpx.range(of: "<bounds "), let end = gpx[start.upperBound...].range(of: "/>") else { return nil }
+    let tag = gpx[start.upperBound..<end.lowerBound]
+    func value(_ name: String) -> Double? {
+        guard let r = tag.range(of: name + "=\"") else { return nil }
+        return Double(tag[r.upperBound...].prefix { $0 != "\"" })
+    }
+    guard let a = value("minlat"), let b = value("minlon"), let c = value("maxlat"), let d = value("maxlon") else { return nil }
+    return (a, b, c, d)
 }

@@ -57,6 +57,9 @@ public struct NMEAFramer {
     /// 250 leaves room for them and still bounds the buffer.
     public static let maximumSentenceLength = 250
 
+    /// Bit n set when byte 0x20 + n ends a sentence body: `!` (0x21), `$` (0x24), `*` (0x2A).
+    private static let stoppers: UInt16 = 1 << 1 | 1 << 4 | 1 << 10
+
     /// Accept sentences that carry no `*hh` checksum (see the type's discussion).
     public var allowMissingChecksum: Bool
 
@@ -152,24 +155,35 @@ public struct NMEAFramer {
                     // The hot loop: copy and checksum printable bytes up to '*'.
                     var b: UInt8 = 0
                     var stopped = false
-                    while i < count {
+                    let end = min(count, i + (capacity - length))
+                    while i < end {
                         b = base[i]
-                        if b == 0x2A || b < 0x20 || b > 0x7E || b == 0x24 || b == 0x21 {
+                        // Stop at a control or non-ASCII byte, or at '!' '$' '*' (bits 1, 4 and
+                        // 10 of `stoppers`, counting from 0x20): one compare for most bytes.
+                        let offset = b &- 0x20
+                        if offset > 0x5E || (offset < 0x10 && (NMEAFramer.stoppers >> offset) & 1 != 0) {
                             stopped = true
                             break
                         }
-                        if length == capacity {
-                            handler(.rejected(.overlong(
-                                prefix: printable(UnsafeRawBufferPointer(start: buf, count: min(length, 20))),
-                                length: capacity)))
-                            state = .discardLine
-                            atLineStart = false
-                            break
-                        }
                         buf[length] = b
-                        length += 1
+                        length &+= 1
                         sum ^= b
-                        i += 1
+                        i &+= 1
+                    }
+                    if !stopped && i < count {
+                        // The buffer is full: the sentence may still end right here.
+                        b = base[i]
+                        let offset = b &- 0x20
+                        stopped = offset > 0x5E || (offset < 0x10 && (NMEAFramer.stoppers >> offset) & 1 != 0)
+                    }
+                    if !stopped && i < count {
+                        // Filled the buffer with the sentence still going.
+                        handler(.rejected(.overlong(
+                            prefix: printable(UnsafeRawBufferPointer(start: buf, count: min(length, 20))),
+                            length: capacity)))
+                        state = .discardLine
+                        atLineStart = false
+                        break
                     }
                     if !stopped { break }
                     let body = UnsafeRawBufferPointer(start: buf, count: length)

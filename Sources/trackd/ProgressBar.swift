@@ -20,7 +20,7 @@ struct ProgressBar {
     mutating func advance(by bytes: Int) {
         guard enabled else { return }
         done += bytes
-        guard done >= nextRedraw else { return }
+        guard done >= nextRedraw || done >= total else { return }
         nextRedraw = done + total / 200
         let fraction = min(1.0, Double(done) / Double(total))
         let filled = Int(fraction * Double(ProgressBar.width))

@@ -181,3 +181,25 @@ func metadataBounds(in gpx: String) -> (minlat: Double, minlon: Double, maxlat: 
     guard let a = value("minlat"), let b = value("minlon"), let c = value("maxlat"), let d = value("maxlon") else { return nil }
     return (a, b, c, d)
 }
+
+@Suite("trackd convert on a terminal")
+struct ConvertTerminalTests {
+    @Test("a large conversion on a terminal shows a progress bar, and clears it")
+    func progressBarOnATerminal() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Nine copies of the 1 MB sample: past the 8 MB from which the bar shows.
+        let inputs = Array(repeating: Support.sample.path, count: 9)
+        let command = ([Support.trackd.path, "convert"] + inputs + ["-o", dir.appendingPathComponent("big.gpx").path])
+            .map { "'\($0)'" }.joined(separator: " ")
+        // script(1) runs the command on a pseudo-terminal, as a user's shell would.
+        let result = try Support.run("/usr/bin/script", ["-qefc", command, "/dev/null"])
+        #expect(result.status == 0, "\(result.stdoutText)")
+        #expect(result.stdoutText.contains("100% "), "no progress bar: \(result.stdoutText.suffix(300))")
+        #expect(result.stdoutText.contains("/9.4 MB") || result.stdoutText.contains("/9.5 MB"), "\(result.stdoutText.suffix(300))")
+        #expect(result.stdoutText.contains("18090 points in 36 segments"), "\(result.stdoutText.suffix(300))")
+
+        let piped = try Support.trackd(["convert"] + inputs + ["-o", dir.appendingPathComponent("piped.gpx").path])
+        #expect(!piped.stderr.contains("%"), "no progress bar when standard error is not a terminal")
+    }
+}

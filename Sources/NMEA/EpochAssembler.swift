@@ -114,7 +114,7 @@ public struct EpochAssembler {
         if current.time == nil && lastEmitted != nil && sinceEmitted.count < EpochAssembler.maximumReplay {
             sinceEmitted.append(DecodedSentence(header: header, sentence: s.boxed))
         }
-        if current.time != nil, header.address == cycleEndingAddress {
+        if current.time != nil, header.address == cycleEndingAddress, !s.continues {
             lastEmitted = current
             sinceEmitted.removeAll(keepingCapacity: true)
             emitCurrent(emit)
@@ -303,11 +303,15 @@ protocol EpochSentence {
     func apply(to epoch: inout Epoch, _ header: SentenceHeader)
     /// The sentence in the public enum, for the rare replay after a reopened epoch.
     var boxed: NMEASentence { get }
+    /// Whether more sentences of the same set follow (a GSV before the last of its set), so
+    /// that a cycle ending with the set is not emitted after its first sentence.
+    var continues: Bool { get }
 }
 
 extension EpochSentence {
     static var positionKind: UInt8 { 0 }
     var dateAnchor: (date: CalendarDate, time: TimeOfDay)? { nil }
+    var continues: Bool { false }
 }
 
 extension GGA: EpochSentence {
@@ -424,6 +428,10 @@ extension GSA: EpochSentence {
 extension GSV: EpochSentence {
     var epochRole: EpochRole { .timeless }
     var boxed: NMEASentence { .gsv(self) }
+    var continues: Bool {
+        guard let number = sentenceNumber, let count = sentenceCount else { return false }
+        return number < count
+    }
 
     func apply(to e: inout Epoch, _ header: SentenceHeader) {
         for sat in satellites where e.satellites.count < EpochAssembler.maximumSatellitesPerEpoch {

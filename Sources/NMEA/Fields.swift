@@ -222,10 +222,11 @@ extension FieldReader {
         if v.isEmpty { return nil }
         guard let (m, s) = v.decimal(), m >= 0 else { throw bad(v, expected: what) }
         // m / 10^s = ddmm.mmmm: split whole degrees from minutes in integers, exactly.
+        // Divide rather than multiply `unit`: with 17 or 18 decimals, 100 × 10^s overflows Int64.
         let unit = powerOfTen(s)
-        let degrees = m / (100 * unit)
+        let degrees = m / unit / 100
         let minutes = m - degrees * 100 * unit
-        guard minutes < 60 * unit else { throw bad(v, expected: what + " (minutes under 60)") }
+        guard minutes / unit < 60 else { throw bad(v, expected: what + " (minutes under 60)") }
         var value = Double(degrees) + Double(minutes) / (Double(unit) * 60)
         guard degrees < limit || (degrees == limit && minutes == 0) else {
             throw bad(v, expected: what + " within \(limit) degrees")

@@ -1,3 +1,5 @@
+import GPSCore
+
 // Plain decimal output for `xsd:decimal` and `xsd:double` fields.
 //
 // GPX declares lat, lon, ele and the DOPs as `xsd:decimal`: digits with an optional point,
@@ -34,19 +36,8 @@ enum DecimalLimits {
 /// 10^k for 0 ≤ k ≤ 9, exact in a `Double`.
 @inline(__always)
 func powerOfTen(_ k: Int) -> Double {
-    switch k {
-    case 0: 1
-    case 1: 10
-    case 2: 100
-    case 3: 1_000
-    case 4: 10_000
-    case 5: 100_000
-    case 6: 1_000_000
-    case 7: 10_000_000
-    case 8: 100_000_000
-    case 9: 1_000_000_000
-    default: preconditionFailure("GPX formats at most \(DecimalLimits.maxFractionDigits) fraction digits, not \(k)")
-    }
+    precondition(k <= DecimalLimits.maxFractionDigits, "GPX formats at most \(DecimalLimits.maxFractionDigits) fraction digits, not \(k)")
+    return Double(decimalPowerOfTen(k))
 }
 
 /// `value` × 10^`fractionDigits` rounded half away from zero, or `nil` when `value` is

@@ -231,6 +231,17 @@ struct Epoch {
         }
     }
 
+    /// Takes a GGA's or GNS's solution details, keeping what an earlier sentence gave.
+    mutating func takeSolution(
+        _ altitudeMSL: Double?, _ separation: Double?, _ satellitesUsed: Int?, _ age: Double?, _ station: Int?
+    ) {
+        altitude = altitude ?? altitudeMSL
+        geoidSeparation = geoidSeparation ?? separation
+        satellitesUsedCount = satellitesUsedCount ?? satellitesUsed
+        dgpsAge = dgpsAge ?? age
+        dgpsStation = dgpsStation ?? station
+    }
+
     mutating func offer(rank: Int, _ lat: Double, _ lon: Double, _ q: FixQuality) {
         guard rank > positionRank else { return }
         positionRank = rank
@@ -326,11 +337,7 @@ extension GGA: EpochSentence {
             e.offer(rank: 4, lat, lon, q)
         }
         if quality?.isValid ?? true {
-            e.altitude = e.altitude ?? altitudeMSLMeters
-            e.geoidSeparation = e.geoidSeparation ?? geoidSeparationMeters
-            e.satellitesUsedCount = e.satellitesUsedCount ?? satellitesUsed
-            e.dgpsAge = e.dgpsAge ?? dgpsAgeSeconds
-            e.dgpsStation = e.dgpsStation ?? dgpsStationID
+            e.takeSolution(altitudeMSLMeters, geoidSeparationMeters, satellitesUsed, dgpsAgeSeconds, dgpsStationID)
         }
         e.hdop = e.hdop ?? hdop
     }
@@ -348,11 +355,7 @@ extension GNS: EpochSentence {
             e.offer(rank: 3, lat, lon, q)
         }
         if q.isValid {
-            e.altitude = e.altitude ?? altitudeMSLMeters
-            e.geoidSeparation = e.geoidSeparation ?? geoidSeparationMeters
-            e.satellitesUsedCount = e.satellitesUsedCount ?? satellitesUsed
-            e.dgpsAge = e.dgpsAge ?? dgpsAgeSeconds
-            e.dgpsStation = e.dgpsStation ?? dgpsStationID
+            e.takeSolution(altitudeMSLMeters, geoidSeparationMeters, satellitesUsed, dgpsAgeSeconds, dgpsStationID)
         }
         e.hdop = e.hdop ?? hdop
     }

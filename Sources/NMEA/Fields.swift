@@ -119,7 +119,7 @@ struct Field {
     @inline(__always)
     func double() -> Double? {
         guard let (m, s) = decimal() else { return nil }
-        return Double(m) / Double(powerOfTen(s))
+        return Double(m) / Double(decimalPowerOfTen(s))
     }
 
     /// The field as a non-negative integer, or nil when empty or malformed.
@@ -140,35 +140,9 @@ struct Field {
     func looseInteger() -> Int? {
         if let v = integer() { return v }
         guard let (m, s) = decimal(), m >= 0 else { return nil }
-        let p = powerOfTen(s)
+        let p = decimalPowerOfTen(s)
         guard m % p == 0 else { return nil }
         return Int(m / p)
-    }
-}
-
-/// 10^n for n in 0...18, exactly (a switch: no lazily initialised global on the hot path).
-@inline(__always)
-func powerOfTen(_ n: Int) -> Int64 {
-    switch n {
-    case 0: 1
-    case 1: 10
-    case 2: 100
-    case 3: 1_000
-    case 4: 10_000
-    case 5: 100_000
-    case 6: 1_000_000
-    case 7: 10_000_000
-    case 8: 100_000_000
-    case 9: 1_000_000_000
-    case 10: 10_000_000_000
-    case 11: 100_000_000_000
-    case 12: 1_000_000_000_000
-    case 13: 10_000_000_000_000
-    case 14: 100_000_000_000_000
-    case 15: 1_000_000_000_000_000
-    case 16: 10_000_000_000_000_000
-    case 17: 100_000_000_000_000_000
-    default: 1_000_000_000_000_000_000
     }
 }
 
@@ -223,7 +197,7 @@ extension FieldReader {
         guard let (m, s) = v.decimal(), m >= 0 else { throw bad(v, expected: what) }
         // m / 10^s = ddmm.mmmm: split whole degrees from minutes in integers, exactly.
         // Divide rather than multiply `unit`: with 17 or 18 decimals, 100 × 10^s overflows Int64.
-        let unit = powerOfTen(s)
+        let unit = decimalPowerOfTen(s)
         let degrees = m / unit / 100
         let minutes = m - degrees * 100 * unit
         guard minutes / unit < 60 else { throw bad(v, expected: what + " (minutes under 60)") }

@@ -93,18 +93,22 @@ public struct NMEAFramer {
     public mutating func append(_ chunk: UnsafeRawBufferPointer, _ handler: (FramerEvent) -> Void) {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let count = chunk.count
-        // Local copies of the state keep the hot loop in registers.
-        var state = self.state
-        var atLineStart = self.atLineStart
-        var length = self.length
-        var sum = self.sum
-        var high = self.checksumHigh
-        var encapsulated = self.isEncapsulated
         let allowMissing = allowMissingChecksum
         let capacity = NMEAFramer.maximumSentenceLength
+        let before = Registers(
+            state: state, atLineStart: atLineStart, length: length, sum: sum, high: checksumHigh,
+            encapsulated: isEncapsulated)
 
-        buffer.withUnsafeMutableBufferPointer { storage in
-            guard let buf = storage.baseAddress else { return }
+        // The scanning state lives in locals of the closure, not captured variables, so the
+        // hot loop keeps it in registers; it goes back into `self` once per chunk.
+        let after = buffer.withUnsafeMutableBufferPointer { storage -> Registers in
+            guard let buf = storage.baseAddress else { return before }
+            var state = before.state
+            var atLineStart = before.atLineStart
+            var length = before.length
+            var sum = before.sum
+            var high = before.high
+            var encapsulated = before.encapsulated
             var i = 0
             while i < count {
                 switch state {
@@ -270,13 +274,26 @@ public struct NMEAFramer {
                     }
                 }
             }
+            return Registers(
+                state: state, atLineStart: atLineStart, length: length, sum: sum, high: high,
+                encapsulated: encapsulated)
         }
-        self.state = state
-        self.atLineStart = atLineStart
-        self.length = length
-        self.sum = sum
-        self.checksumHigh = high
-        self.isEncapsulated = encapsulated
+        self.state = after.state
+        self.atLineStart = after.atLineStart
+        self.length = after.length
+        self.sum = after.sum
+        self.checksumHigh = after.high
+        self.isEncapsulated = after.encapsulated
+    }
+
+    /// The scanning state carried from one chunk to the next.
+    private struct Registers {
+        var state: State
+        var atLineStart: Bool
+        var length: Int
+        var sum: UInt8
+        var high: UInt8
+        var encapsulated: Bool
     }
 
     /// Ends the stream: a sentence still open is cut off and reported.

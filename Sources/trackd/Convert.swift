@@ -53,6 +53,7 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
+        TemporaryFileGuard.unblockTerminationSignals()
         // Open every input first: a missing file is reported before anything is written.
         var files: [InputFile] = []
         defer { files.forEach { $0.close() } }
@@ -63,7 +64,7 @@ struct Convert: ParsableCommand {
         TemporaryFileGuard.install(out)
         defer { TemporaryFileGuard.clear() }
 
-        var conversion = Conversion(trackName: name ?? defaultTrackName, seekable: !out.isStandardOutput) {
+        var conversion = Conversion(trackName: name ?? defaultTrackName, seekable: !out.isStream) {
             bytes throws(CLIError) in
             try out.write(bytes)
         }
@@ -155,7 +156,11 @@ enum TemporaryFileGuard {
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
         signal(SIGHUP, handler)
-        // A parent may have started trackd with these blocked; they must get through.
+    }
+
+    /// Lets SIGINT, SIGTERM and SIGHUP through: a parent may have started trackd with them
+    /// blocked, and then neither Ctrl-C nor a service manager could stop it.
+    static func unblockTerminationSignals() {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)

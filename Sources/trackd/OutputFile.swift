@@ -18,17 +18,42 @@ struct OutputFile {
     let path: String
     private let descriptor: FileDescriptor
     private let temporaryPath: String?
+    /// The file the temporary one replaces: `path`, with symbolic links resolved.
+    private var destination: String? = nil
     /// The temporary file, for removal from a signal handler.
     var temporaryPathForCleanup: String? { temporaryPath }
 
     var displayName: String { path == "-" ? "standard output" : path }
-    var isStandardOutput: Bool { temporaryPath == nil }
+    /// Whether the output is written as a stream (standard output, a device, a pipe), so it
+    /// cannot be rewritten in place and is not replaced atomically.
+    var isStream: Bool { temporaryPath == nil }
+    var isStandardOutput: Bool { path == "-" }
 
     static func create(_ path: String) throws(CLIError) -> OutputFile {
         if path == "-" {
             return OutputFile(path: path, descriptor: .standardOutput, temporaryPath: nil)
         }
-        let file = FilePath(path)
+        var st = stat()
+        if stat(path, &st) == 0 && st.st_mode & S_IFMT != S_IFREG {
+            // A device, FIFO or socket (`-o /dev/null`, a named pipe): write to it directly.
+            // Renaming a file over it would replace the device node itself.
+            guard st.st_mode & S_IFMT != S_IFDIR else {
+                throw .cannotCreateOutput(path: path, reason: "it is a directory")
+            }
+            do {
+                let fd = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.closeOnExec])
+                return OutputFile(path: path, descriptor: fd, temporaryPath: nil)
+            } catch {
+                throw .cannotCreateOutput(path: path, reason: describe(error))
+            }
+        }
+        // A symbolic link is followed, so the file it points to is replaced, not the link.
+        var destination = path
+        if let resolved = realpath(path, nil) {
+            destination = String(cString: resolved)
+            free(resolved)
+        }
+        let file = FilePath(destination)
         let directory = file.removingLastComponent()
         let name = file.lastComponent?.string ?? "output"
         var template = Array(
@@ -42,7 +67,7 @@ struct OutputFile {
         umask(mask)
         fchmod(fd, 0o666 & ~mask)
         let tmp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return OutputFile(path: path, descriptor: FileDescriptor(rawValue: fd), temporaryPath: tmp)
+        return OutputFile(path: path, descriptor: FileDescriptor(rawValue: fd), temporaryPath: tmp, destination: destination)
     }
 
     /// Writes all of `bytes`, retrying short writes and EINTR.
@@ -65,14 +90,17 @@ struct OutputFile {
 
     /// Makes the file appear under its final name.
     func commit() throws(CLIError) {
-        guard let tmp = temporaryPath else { return }
+        guard let tmp = temporaryPath else {
+            if path != "-" { try? descriptor.close() }
+            return
+        }
         do {
             try descriptor.close()
         } catch {
             unlink(tmp)
             throw .writeFailed(path: path, reason: describe(error))
         }
-        if rename(tmp, path) != 0 {
+        if rename(tmp, destination ?? path) != 0 {
             let reason = describe(Errno(rawValue: errno))
             unlink(tmp)
             throw .writeFailed(path: path, reason: reason)
@@ -81,7 +109,10 @@ struct OutputFile {
 
     /// Removes the temporary file; the destination is left as it was.
     func discard() {
-        guard let tmp = temporaryPath else { return }
+        guard let tmp = temporaryPath else {
+            if path != "-" { try? descriptor.close() }
+            return
+        }
         try? descriptor.close()
         unlink(tmp)
     }

@@ -150,6 +150,49 @@ struct ConvertCommandTests {
         #expect(summary["segments"] as? Int == 2)
     }
 
+    @Test("-o /dev/null writes to the device and leaves it a device")
+    func deviceOutput() throws {
+        let result = try Support.trackd(["convert", ConvertCommandTests.bu353.path, "-o", "/dev/null"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: "/dev/null")
+        #expect(attributes[.type] as? FileAttributeType == .typeCharacterSpecial)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "/dev").filter { $0.contains(".tmp-") }.isEmpty)
+    }
+
+    @Test("a named pipe as output is written as a stream")
+    func fifoOutput() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("track.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        nonisolated(unsafe) var received = Data()
+        // Opening a FIFO for reading waits for the writer, as a user's `cat track.fifo` would.
+        let reader = Thread { received = FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data() }
+        reader.start()
+        let result = try Support.trackd(["convert", ConvertCommandTests.bu353.path, "-o", fifo])
+        #expect(result.status == 0, "\(result.stderr)")
+        for _ in 0..<500 where received.isEmpty { usleep(10_000) }
+        let text = String(decoding: received, as: UTF8.self)
+        #expect(text.hasSuffix("</gpx>\n"))
+        #expect(text.components(separatedBy: "<trkpt ").count - 1 == 25)
+        let attributes = try FileManager.default.attributesOfItem(atPath: fifo)
+        #expect(attributes[.type] as? FileAttributeType != .typeRegular, "the pipe must stay a pipe")
+    }
+
+    @Test("a symbolic link as output: the file it points to is replaced, the link kept")
+    func symlinkOutput() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("real.gpx")
+        let link = dir.appendingPathComponent("link.gpx")
+        try "old".write(to: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let result = try Support.trackd(["convert", ConvertCommandTests.bu353.path, "-o", link.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8).hasSuffix("</gpx>\n"))
+    }
+
     @Test("usage errors say what to give", arguments: [
         (["convert"], "Missing expected argument '<inputs> ...'"),
         (["convert", "-", "-"], "Standard input ('-') can be read only once."),

@@ -25,7 +25,7 @@ enum CLIError: Error, CustomStringConvertible {
         case .cannotCreateOutput(let path, let reason):
             "cannot create \(path): \(reason); check that its directory exists and is writable"
         case .writeFailed(let path, let reason):
-            "writing \(path) failed: \(reason); nothing was written there"
+            "writing \(path) failed: \(reason); check the free space and permissions there (an unfinished file is removed)"
         }
     }
 }

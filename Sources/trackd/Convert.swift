@@ -64,37 +64,61 @@ struct Convert: ParsableCommand {
         TemporaryFileGuard.install(out)
         defer { TemporaryFileGuard.clear() }
 
-        var conversion = Conversion(trackName: name ?? defaultTrackName, seekable: !out.isStream) {
+        // The GPX half runs on a thread of its own: `conversion` belongs to it until `finish()`.
+        nonisolated(unsafe) var conversion = Conversion(trackName: name ?? defaultTrackName, seekable: !out.isStream) {
             bytes throws(CLIError) in
             try out.write(bytes)
         }
+        let writer = WriterThread { batch throws(CLIError) in
+            for item in batch {
+                switch item {
+                case .fix(let fix): try conversion.take(fix)
+                case .newInput: conversion.beginInput()
+                }
+            }
+        }
+        writer.start()
         let totalBytes = files.allSatisfy { $0.size != nil } ? files.reduce(0) { $0 + ($1.size ?? 0) } : nil
         var progress = ProgressBar(totalBytes: totalBytes, enabled: !quiet && isatty(STDERR_FILENO) == 1)
+        var statistics: [(name: String, bytes: Int, statistics: NMEAStatistics)] = []
 
         do {
             let chunkSize = 256 * 1024
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
             defer { buffer.deallocate() }
-            for file in files {
-                conversion.beginInput()
-                var parser = NMEAParser(allowMissingChecksum: allowMissingChecksum, satellites: false)
-                var failure: CLIError?
-                let take = { (fix: Fix) in
-                    guard failure == nil else { return }
-                    do throws(CLIError) { try conversion.take(fix) } catch { failure = error }
+            var batch: [ConversionItem] = []
+            batch.reserveCapacity(ConversionItem.batchSize)
+            var writerFailed = false
+            let take = { (fix: Fix) in
+                batch.append(.fix(fix))
+                if batch.count >= ConversionItem.batchSize {
+                    writerFailed = !writer.put(batch) || writerFailed
+                    batch = []
+                    batch.reserveCapacity(ConversionItem.batchSize)
                 }
+            }
+            inputs: for file in files {
+                batch.append(.newInput)
+                var parser = NMEAParser(allowMissingChecksum: allowMissingChecksum, satellites: false)
                 var bytes = 0
-                while true {
+                while !writerFailed {
                     let n = try file.read(into: buffer)
                     if n == 0 { break }
                     bytes += n
                     parser.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), onFix: take)
-                    if let failure { throw failure }
                     progress.advance(by: n)
                 }
+                if writerFailed { break inputs }
                 parser.finish(onFix: take)
-                if let failure { throw failure }
-                try conversion.endInput(named: file.displayName, bytes: bytes, statistics: parser.statistics)
+                if parser.statistics.sentences == 0 {
+                    throw CLIError.noNMEA(path: file.displayName, bytes: bytes, rejected: parser.statistics.rejectedTotal)
+                }
+                statistics.append((file.displayName, bytes, parser.statistics))
+            }
+            if !batch.isEmpty { writer.put(batch) }
+            try writer.finish()
+            for s in statistics {
+                try conversion.endInput(named: s.name, bytes: s.bytes, statistics: s.statistics)
             }
             if let bounds = try conversion.finish() {
                 try out.write(bounds.bytes, at: bounds.offset)
@@ -102,6 +126,7 @@ struct Convert: ParsableCommand {
             progress.clear()
             try out.commit()
         } catch {
+            try? writer.finish()
             progress.clear()
             out.discard()
             throw error
@@ -127,6 +152,16 @@ struct Convert: ParsableCommand {
         }
         return base
     }
+}
+
+/// What the parsing thread hands the GPX thread, in order.
+enum ConversionItem: Sendable {
+    case fix(Fix)
+    /// The next input begins: its first point opens a new segment.
+    case newInput
+
+    /// Fixes per hand-over: large enough that the threads rarely meet at the queue's lock.
+    static let batchSize = 512
 }
 
 func writeStandardError(_ text: String) {

@@ -159,6 +159,15 @@ struct ConvertCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: "/dev").filter { $0.contains(".tmp-") }.isEmpty)
     }
 
+    @Test("a full disk stops the conversion with an error naming the output")
+    func diskFull() throws {
+        // /dev/full fails every write with ENOSPC, as a full SD card would.
+        let result = try Support.trackd(["convert", Support.sample.path, "-o", "/dev/full"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("writing /dev/full failed"), "\(result.stderr)")
+        #expect(result.stderr.contains("ENOSPC"), "\(result.stderr)")
+    }
+
     @Test("a named pipe as output is written as a stream")
     func fifoOutput() throws {
         let dir = try Support.temporaryDirectory()

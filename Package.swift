@@ -9,10 +9,12 @@ let package = Package(
         .library(name: "GPSCore", targets: ["GPSCore"]),
         .library(name: "NMEA", targets: ["NMEA"]),
         .library(name: "GPX", targets: ["GPX"]),
+        .library(name: "Location", targets: ["Location"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ],
     targets: [
         // The vocabulary every other module speaks: fixes, coordinates, accuracy, time.
@@ -21,6 +23,8 @@ let package = Package(
         .target(name: "NMEA", dependencies: ["GPSCore"]),
         // Streaming GPX 1.1 writer.
         .target(name: "GPX", dependencies: ["GPSCore"]),
+        // The location manager: accuracy tiers, filters, signal strength and timers on an injected clock.
+        .target(name: "Location", dependencies: ["GPSCore"]),
         // The command-line tool.
         .executableTarget(
             name: "trackd",
@@ -36,6 +40,10 @@ let package = Package(
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSCore"]),
         .testTarget(name: "GPXTests", dependencies: ["GPX", "GPSCore"]),
+        .testTarget(
+            name: "LocationTests",
+            dependencies: ["Location", "GPSCore", .product(name: "Clocks", package: "swift-clocks")]
+        ),
         .testTarget(name: "trackdTests", dependencies: ["trackd", "NMEA", "GPSCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -29,11 +29,8 @@ struct Conversion {
         segmentEnded = true
     }
 
-    /// Ends an input, whose parser saw `statistics`; one with no NMEA at all is an error.
-    mutating func endInput(named name: String, bytes: Int, statistics: NMEAStatistics) throws(CLIError) {
-        if statistics.sentences == 0 {
-            throw .noNMEA(path: name, bytes: bytes, rejected: statistics.rejectedTotal)
-        }
+    /// Counts what the parser of one input saw.
+    mutating func add(_ statistics: NMEAStatistics) {
         summary.add(statistics)
     }
 

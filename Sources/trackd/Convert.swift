@@ -80,7 +80,7 @@ struct Convert: ParsableCommand {
         writer.start()
         let totalBytes = files.allSatisfy { $0.size != nil } ? files.reduce(0) { $0 + ($1.size ?? 0) } : nil
         var progress = ProgressBar(totalBytes: totalBytes, enabled: !quiet && isatty(STDERR_FILENO) == 1)
-        var statistics: [(name: String, bytes: Int, statistics: NMEAStatistics)] = []
+        var statistics: [NMEAStatistics] = []
 
         do {
             let chunkSize = 256 * 1024
@@ -113,13 +113,11 @@ struct Convert: ParsableCommand {
                 if parser.statistics.sentences == 0 {
                     throw CLIError.noNMEA(path: file.displayName, bytes: bytes, rejected: parser.statistics.rejectedTotal)
                 }
-                statistics.append((file.displayName, bytes, parser.statistics))
+                statistics.append(parser.statistics)
             }
             if !batch.isEmpty { writer.put(batch) }
             try writer.finish()
-            for s in statistics {
-                try conversion.endInput(named: s.name, bytes: s.bytes, statistics: s.statistics)
-            }
+            statistics.forEach { conversion.add($0) }
             if let bounds = try conversion.finish() {
                 try out.write(bounds.bytes, at: bounds.offset)
             }
@@ -154,61 +152,3 @@ struct Convert: ParsableCommand {
     }
 }
 
-/// What the parsing thread hands the GPX thread, in order.
-enum ConversionItem: Sendable {
-    case fix(Fix)
-    /// The next input begins: its first point opens a new segment.
-    case newInput
-
-    /// Fixes per hand-over: large enough that the threads rarely meet at the queue's lock.
-    static let batchSize = 512
-}
-
-func writeStandardError(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-            if n <= 0 { if errno == EINTR { continue } else { return } }
-            offset += n
-        }
-    }
-}
-
-/// Removes the temporary output file when SIGINT or SIGTERM ends a conversion, so an
-/// interrupted run leaves nothing behind.
-enum TemporaryFileGuard {
-    nonisolated(unsafe) private static var path: UnsafeMutablePointer<CChar>?
-
-    static func install(_ output: OutputFile) {
-        guard let tmp = output.temporaryPathForCleanup else { return }
-        path = strdup(tmp)
-        let handler: @convention(c) (CInt) -> Void = { signal in
-            if let p = TemporaryFileGuard.path { unlink(p) }
-            _exit(128 + signal)
-        }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
-        signal(SIGHUP, handler)
-    }
-
-    /// Lets SIGINT, SIGTERM and SIGHUP through: a parent may have started trackd with them
-    /// blocked, and then neither Ctrl-C nor a service manager could stop it.
-    static func unblockTerminationSignals() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        sigaddset(&set, SIGHUP)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    }
-
-    static func clear() {
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-        signal(SIGHUP, SIG_DFL)
-        free(path)
-        path = nil
-    }
-}

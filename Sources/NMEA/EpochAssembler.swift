@@ -54,6 +54,9 @@ public struct EpochAssembler {
         enderConfirmations >= EpochAssembler.confirmationsNeeded ? enderCandidate : nil
     }
 
+    /// Whether the epoch being assembled already has both speed and course.
+    var hasCourseAndSpeed: Bool { current.speed != nil && current.course != nil }
+
     /// Adds a decoded sentence; calls `emit` for each fix it completes (at most two).
     public mutating func add(_ s: DecodedSentence, emit: (Fix) -> Void) {
         switch s.sentence {

@@ -36,7 +36,9 @@ public struct NMEAParser {
     /// - Parameters:
     ///   - allowMissingChecksum: accept sentences without `*hh` (see ``NMEAFramer``).
     ///   - satellites: fill ``Fix/satellitesInView`` from GSV and GSA. A consumer that needs
-    ///     only positions (a GPX track) turns it off and saves a good part of the work.
+    ///     only positions (a GPX track) turns it off and saves a good part of the work: GSV
+    ///     and GSA are then read for their counts only, and a VTG only when the epoch still
+    ///     lacks speed or course (so a malformed field there is not noticed).
     public init(allowMissingChecksum: Bool = false, satellites: Bool = true) {
         framer = NMEAFramer(allowMissingChecksum: allowMissingChecksum)
         self.satellites = satellites
@@ -120,5 +122,11 @@ extension NMEAParser: SentenceVisitor {
 
     mutating func skipped() {
         wasSkipped = true
+    }
+
+    /// Without satellite detail (a track's needs), a VTG is read only when the epoch still
+    /// lacks speed or course.
+    var wantsCourseAndSpeed: Bool {
+        satellites || !assembler.hasCourseAndSpeed
     }
 }

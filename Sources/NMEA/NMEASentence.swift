@@ -48,7 +48,8 @@ public enum NMEASentence: Sendable, Hashable {
         case (0x52, 0x4D, 0x43): visitor.visit(try RMC(&r), header)  // RMC
         case (0x47, 0x53, 0x41): visitor.visit(try GSA(&r, satellites: satellites), header)  // GSA
         case (0x47, 0x53, 0x56): visitor.visit(try GSV(&r, talker: talker, satellites: satellites), header)  // GSV
-        case (0x56, 0x54, 0x47): visitor.visit(try VTG(&r), header)  // VTG
+        case (0x56, 0x54, 0x47):  // VTG
+            visitor.visit(visitor.wantsCourseAndSpeed ? try VTG(&r) : VTG(), header)
         case (0x47, 0x53, 0x54): visitor.visit(try GST(&r), header)  // GST
         case (0x47, 0x4E, 0x53): visitor.visit(try GNS(&r), header)  // GNS
         case (0x47, 0x4C, 0x4C): visitor.visit(try GLL(&r), header)  // GLL
@@ -63,6 +64,13 @@ public enum NMEASentence: Sendable, Hashable {
 protocol SentenceVisitor {
     mutating func visit<S: EpochSentence>(_ sentence: S, _ header: SentenceHeader)
     mutating func skipped()
+    /// False when a VTG could add nothing (the epoch already has speed and course): it is
+    /// then handed over empty, without decoding its fields.
+    var wantsCourseAndSpeed: Bool { get }
+}
+
+extension SentenceVisitor {
+    var wantsCourseAndSpeed: Bool { true }
 }
 
 private struct Boxer: SentenceVisitor {

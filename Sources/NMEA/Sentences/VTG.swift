@@ -15,6 +15,9 @@ public struct VTG: Sendable, Hashable {
     public var speedMetersPerSecond: Double?
     public var mode: FixQuality?
 
+    /// A VTG with every field absent.
+    init() {}
+
     init(_ r: inout FieldReader) throws(NMEAError) {
         courseDegrees = try r.unsignedDouble("course in degrees true")
         try r.unit(UInt8(ascii: "T"), "T (true)")

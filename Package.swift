@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "NMEA", targets: ["NMEA"]),
         .library(name: "GPX", targets: ["GPX"]),
         .library(name: "Location", targets: ["Location"]),
+        .library(name: "Simulation", targets: ["Simulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,11 +26,13 @@ let package = Package(
         .target(name: "GPX", dependencies: ["GPSCore"]),
         // The location manager: accuracy tiers, filters, signal strength and timers on an injected clock.
         .target(name: "Location", dependencies: ["GPSCore"]),
+        // Simulated receivers along named routes: NMEA sentences and the true path. Pure.
+        .target(name: "Simulation", dependencies: ["GPSCore"]),
         // The command-line tool.
         .executableTarget(
             name: "trackd",
             dependencies: [
-                "GPSCore", "NMEA", "GPX",
+                "GPSCore", "NMEA", "GPX", "Simulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -44,6 +47,7 @@ let package = Package(
             name: "LocationTests",
             dependencies: ["Location", "GPSCore", .product(name: "Clocks", package: "swift-clocks")]
         ),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSCore", "NMEA"]),
         .testTarget(name: "trackdTests", dependencies: ["trackd", "NMEA", "GPSCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -6,16 +6,27 @@ import Musl
 import Darwin
 #endif
 
-/// Removes the temporary output file when SIGINT or SIGTERM ends a conversion, so an
+/// Removes the temporary output files when SIGINT or SIGTERM ends a command, so an
 /// interrupted run leaves nothing behind.
 enum TemporaryFileGuard {
-    nonisolated(unsafe) private static var path: UnsafeMutablePointer<CChar>?
+    /// The temporary files, as C strings in a fixed table the signal handler can read
+    /// without allocating.
+    nonisolated(unsafe) private static var paths: (UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?)
+        = (nil, nil)
 
     static func install(_ output: OutputFile) {
-        guard let tmp = output.temporaryPathForCleanup else { return }
-        path = strdup(tmp)
+        install([output])
+    }
+
+    /// Guards up to two outputs (a command's result and its side file).
+    static func install(_ outputs: [OutputFile]) {
+        let temporary = outputs.compactMap(\.temporaryPathForCleanup)
+        precondition(temporary.count <= 2, "TemporaryFileGuard holds two files")
+        guard !temporary.isEmpty else { return }
+        paths = (strdup(temporary[0]), temporary.count > 1 ? strdup(temporary[1]) : nil)
         let handler: @convention(c) (CInt) -> Void = { signal in
-            if let p = TemporaryFileGuard.path { unlink(p) }
+            if let p = TemporaryFileGuard.paths.0 { unlink(p) }
+            if let p = TemporaryFileGuard.paths.1 { unlink(p) }
             _exit(128 + signal)
         }
         signal(SIGINT, handler)
@@ -38,7 +49,8 @@ enum TemporaryFileGuard {
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
         signal(SIGHUP, SIG_DFL)
-        free(path)
-        path = nil
+        free(paths.0)
+        free(paths.1)
+        paths = (nil, nil)
     }
 }

@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(
             name: "trackd",
             dependencies: [
-                "GPSCore", "NMEA", "GPX", "Simulation",
+                "GPSCore", "NMEA", "GPX", "Location", "Simulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

@@ -10,7 +10,7 @@ struct Trackd: ParsableCommand {
             sentences into one fix, and writes GPX 1.1 that validates and that other tools read.
             """,
         version: TrackdVersion.string,
-        subcommands: [Convert.self, Simulate.self]
+        subcommands: [Convert.self, Replay.self, Simulate.self]
     )
 }
 

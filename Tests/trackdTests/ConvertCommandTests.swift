@@ -240,7 +240,7 @@ struct ConvertTerminalTests {
     func progressBarOnATerminal() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        // Nine copies of the 1 MB sample: past the 8 MB from which the bar shows.
+        // Nine copies of the 1.3 MB sample: past the 8 MB from which the bar shows.
         let inputs = Array(repeating: Support.sample.path, count: 9)
         let command = ([Support.trackd.path, "convert"] + inputs + ["-o", dir.appendingPathComponent("big.gpx").path])
             .map { "'\($0)'" }.joined(separator: " ")
@@ -248,8 +248,15 @@ struct ConvertTerminalTests {
         let result = try Support.run("/usr/bin/script", ["-qefc", command, "/dev/null"])
         #expect(result.status == 0, "\(result.stdoutText)")
         #expect(result.stdoutText.contains("100% "), "no progress bar: \(result.stdoutText.suffix(300))")
-        #expect(result.stdoutText.contains("/9.4 MB") || result.stdoutText.contains("/9.5 MB"), "\(result.stdoutText.suffix(300))")
-        #expect(result.stdoutText.contains("18090 points in 36 segments"), "\(result.stdoutText.suffix(300))")
+        // The bar's total is the inputs' size, in tenths of a megabyte.
+        let size = try FileManager.default.attributesOfItem(atPath: Support.sample.path)[.size] as? Int ?? 0
+        let tenths = 9 * size / 100_000
+        #expect(result.stdoutText.contains("/\(tenths / 10).\(tenths % 10) MB"), "\(result.stdoutText.suffix(300))")
+        // Nine times the points and segments of one copy.
+        let one = try Support.trackd(["convert", Support.sample.path, "--json", "-o", "/dev/null"])
+        let summary = try JSONSerialization.jsonObject(with: one.stdout) as? [String: Any] ?? [:]
+        let points = 9 * (summary["points"] as? Int ?? 0), segments = 9 * (summary["segments"] as? Int ?? 0)
+        #expect(result.stdoutText.contains("\(points) points in \(segments) segments"), "\(result.stdoutText.suffix(300))")
 
         let piped = try Support.trackd(["convert"] + inputs + ["-o", dir.appendingPathComponent("piped.gpx").path])
         #expect(!piped.stderr.contains("%"), "no progress bar when standard error is not a terminal")

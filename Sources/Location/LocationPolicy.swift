@@ -35,7 +35,7 @@ public struct LocationPolicy: Sendable {
     static let movingAgainAccuracyFactor = 2.0
     /// While moving, distance is added once the position is this many times its 95 % radius
     /// away from the last counted position, so that noise does not add up into phantom distance.
-    static let distanceStepAccuracyFactor = 2.0
+    static let distanceStepAccuracyFactor = 1.25
     /// The smallest distance step, metres.
     static let minimumDistanceStepMeters = 5.0
     /// A stop needs the displacement over the detector window below the fix's 95 % radius, or

@@ -83,3 +83,30 @@ struct ReplayCommandTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 }
+
+@Suite("help texts")
+struct HelpTextTests {
+    @Test("each command's help lists its options", arguments: [
+        ("replay", ["<log>", "--accuracy <accuracy>", "--activity <activity>", "--distance-filter <metres|none>",
+                    "-o, --output <output>", "--json", "--allow-missing-checksum"]),
+        ("simulate", ["<route>", "--rate <rate>", "--duration <duration>", "--noise <noise>", "--seed <seed>",
+                      "--truth <truth>", "--speed <n|max>", "city-run, city-bicycle-ride, freeway-drive, hike"]),
+    ])
+    func help(command: String, expected: [String]) throws {
+        let result = try Support.trackd([command, "--help"])
+        #expect(result.status == 0)
+        let text = result.stdoutText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for option in expected {
+            #expect(text.contains(option), "\(command) --help lacks \(option):\n\(result.stdoutText)")
+        }
+    }
+
+    @Test("trackd lists its commands")
+    func topLevel() throws {
+        let result = try Support.trackd(["--help"])
+        #expect(result.status == 0)
+        for command in ["convert", "replay", "simulate"] {
+            #expect(result.stdoutText.contains(command))
+        }
+    }
+}

@@ -65,7 +65,8 @@ struct Convert: ParsableCommand {
         defer { TemporaryFileGuard.clear() }
 
         // The GPX half runs on a thread of its own: `conversion` belongs to it until `finish()`.
-        nonisolated(unsafe) var conversion = Conversion(trackName: name ?? defaultTrackName, seekable: !out.isStream) {
+        let trackName = name ?? inputs.first.flatMap(defaultTrackName(for:))
+        nonisolated(unsafe) var conversion = Conversion(trackName: trackName, seekable: !out.isStream) {
             bytes throws(CLIError) in
             try out.write(bytes)
         }
@@ -141,14 +142,4 @@ struct Convert: ParsableCommand {
             writeStandardError("trackd: warning: no fix had a position, so the track is empty\n")
         }
     }
-
-    private var defaultTrackName: String? {
-        guard let first = inputs.first, first != "-" else { return nil }
-        let base = first.split(separator: "/").last.map(String.init) ?? first
-        if let dot = base.lastIndex(of: "."), dot != base.startIndex {
-            return String(base[..<dot])
-        }
-        return base
-    }
 }
-

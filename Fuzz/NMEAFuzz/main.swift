@@ -21,27 +21,29 @@ import Darwin
 /// Runs one input through `NMEAParser` twice, whole and cut in two at a point the first
 /// byte chooses, and traps when a fix breaks a range invariant or the cut changes anything.
 ///
-/// The first byte's low bit also chooses `allowMissingChecksum`, so both framing modes are fuzzed.
+/// The first byte's low bit also chooses `allowMissingChecksum`, and its next bit turns off
+/// satellite detail (the lean mode `trackd convert` uses), so every mode is fuzzed.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let input = UnsafeRawBufferPointer(start: start, count: count)
     let first = input.first ?? 0
     let allowMissingChecksum = first & 1 == 1
+    let satellites = first & 2 == 0
     // Anywhere from 0 to count, spread over the whole input whatever its length.
     let cut = count * Int(first) / 255
 
-    let whole = run([input], allowMissingChecksum: allowMissingChecksum)
+    let whole = run([input], allowMissingChecksum: allowMissingChecksum, satellites: satellites)
     let split = run([UnsafeRawBufferPointer(rebasing: input[..<cut]), UnsafeRawBufferPointer(rebasing: input[cut...])],
-                    allowMissingChecksum: allowMissingChecksum)
+                    allowMissingChecksum: allowMissingChecksum, satellites: satellites)
     precondition(whole.fixes == split.fixes, "cutting the input at \(cut) changed the fixes")
     precondition(whole.statistics == split.statistics, "cutting the input at \(cut) changed the statistics")
     return 0
 }
 
-private func run(_ chunks: [UnsafeRawBufferPointer], allowMissingChecksum: Bool)
+private func run(_ chunks: [UnsafeRawBufferPointer], allowMissingChecksum: Bool, satellites: Bool)
     -> (fixes: [Fix], statistics: NMEAStatistics)
 {
-    var parser = NMEAParser(allowMissingChecksum: allowMissingChecksum)
+    var parser = NMEAParser(allowMissingChecksum: allowMissingChecksum, satellites: satellites)
     var fixes: [Fix] = []
     var rejections = 0
     for chunk in chunks {

@@ -60,8 +60,11 @@ struct Convert: ParsableCommand {
         for path in inputs {
             files.append(try InputFile.open(path))
         }
-        let out = try OutputFile.create(output)
-        TemporaryFileGuard.install(out)
+        let out = try TemporaryFileGuard.withTerminationSignalsHeld { () throws(CLIError) in
+            let out = try OutputFile.create(output)
+            TemporaryFileGuard.install(out)
+            return out
+        }
         defer { TemporaryFileGuard.clear() }
 
         // The GPX half runs on a thread of its own: `conversion` belongs to it until `finish()`.

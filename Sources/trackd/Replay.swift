@@ -63,8 +63,11 @@ struct Replay: ParsableCommand {
         TemporaryFileGuard.unblockTerminationSignals()
         let input = try InputFile.open(log)
         defer { input.close() }
-        let out = try output.map(OutputFile.create)
-        if let out { TemporaryFileGuard.install(out) }
+        let out = try TemporaryFileGuard.withTerminationSignalsHeld { () throws(CLIError) in
+            let out = try output.map { path throws(CLIError) in try OutputFile.create(path) }
+            if let out { TemporaryFileGuard.install(out) }
+            return out
+        }
         defer { TemporaryFileGuard.clear() }
 
         var replay = ReplayRun(configuration: locationConfiguration)

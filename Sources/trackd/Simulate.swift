@@ -82,15 +82,19 @@ struct Simulate: ParsableCommand {
         TemporaryFileGuard.unblockTerminationSignals()
         let settings = SimulationSettings(
             route: route, rate: rate, durationSeconds: duration.seconds, noiseMeters: noise, seed: seed)
-        let nmea = try OutputFile.create(output)
-        var truthFile: OutputFile?
-        do {
-            truthFile = try truth.map { path throws(CLIError) in try OutputFile.create(path) }
-        } catch {
-            nmea.discard()
-            throw error
+        let (nmea, truthFile) = try TemporaryFileGuard.withTerminationSignalsHeld {
+            () throws(CLIError) -> (OutputFile, OutputFile?) in
+            let nmea = try OutputFile.create(output)
+            var truthFile: OutputFile?
+            do throws(CLIError) {
+                truthFile = try truth.map { path throws(CLIError) in try OutputFile.create(path) }
+            } catch {
+                nmea.discard()
+                throw error
+            }
+            TemporaryFileGuard.install([nmea] + (truthFile.map { [$0] } ?? []))
+            return (nmea, truthFile)
         }
-        TemporaryFileGuard.install([nmea] + (truthFile.map { [$0] } ?? []))
         defer { TemporaryFileGuard.clear() }
 
         let pace = speed ?? (nmea.isStandardOutput ? .times(1) : .max)

@@ -34,14 +34,30 @@ enum TemporaryFileGuard {
         signal(SIGHUP, handler)
     }
 
-    /// Lets SIGINT, SIGTERM and SIGHUP through: a parent may have started trackd with them
-    /// blocked, and then neither Ctrl-C nor a service manager could stop it.
-    static func unblockTerminationSignals() {
+    /// Runs `body` (creating the outputs and installing the guard) with SIGINT, SIGTERM and
+    /// SIGHUP held back, so no signal can end trackd between a temporary file's creation and
+    /// its registration here; a signal that came meanwhile is handled right after.
+    static func withTerminationSignalsHeld<T>(_ body: () throws(CLIError) -> T) throws(CLIError) -> T {
+        var set = terminationSignals
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &set, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
+
+    private static var terminationSignals: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
         sigaddset(&set, SIGHUP)
+        return set
+    }
+
+    /// Lets SIGINT, SIGTERM and SIGHUP through: a parent may have started trackd with them
+    /// blocked, and then neither Ctrl-C nor a service manager could stop it.
+    static func unblockTerminationSignals() {
+        var set = terminationSignals
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 

@@ -242,6 +242,24 @@ extension FieldReader {
         guard f.isEmpty || (f.count == 1 && f[0] == letter) else { throw bad(f, expected: expected) }
     }
 
+    /// Reads a status field: `true` for `A` (valid), `false` for `V` (warning), nil when empty.
+    mutating func status() throws(NMEAError) -> Bool? {
+        let f = next()
+        switch f.character {
+        case UInt8(ascii: "A"): return true
+        case UInt8(ascii: "V"): return false
+        case nil: return nil
+        default: throw bad(f, expected: "status A or V")
+        }
+    }
+
+    /// Reads an NMEA 2.3+ mode indicator from `f`; nil when empty.
+    func modeIndicator(_ f: Field) throws(NMEAError) -> FixQuality? {
+        guard let c = f.character else { return nil }
+        guard let q = FixQuality(modeIndicator: c) else { throw bad(f, expected: "mode indicator A D E F M N P R S") }
+        return q
+    }
+
     /// Reads a one-letter field, nil when empty.
     mutating func letter() -> UInt8? {
         let f = next()

@@ -20,17 +20,7 @@ public struct GLL: Sendable, Hashable {
         latitude = try r.latitude()
         longitude = try r.longitude()
         time = try r.time()
-        let s = r.next()
-        switch s.character {
-        case UInt8(ascii: "A"): isValid = true
-        case UInt8(ascii: "V"): isValid = false
-        case nil: isValid = nil
-        default: throw r.bad(s, expected: "status A or V")
-        }
-        let m = r.next()
-        if let c = m.character {
-            guard let q = FixQuality(modeIndicator: c) else { throw r.bad(m, expected: "mode indicator A D E F M N P R S") }
-            mode = q
-        }
+        isValid = try r.status()
+        mode = try r.modeIndicator(r.next())
     }
 }

@@ -29,13 +29,7 @@ public struct RMC: Sendable, Hashable {
 
     init(_ r: inout FieldReader) throws(NMEAError) {
         time = try r.time()
-        let s = r.next()
-        switch s.character {
-        case UInt8(ascii: "A"): isValid = true
-        case UInt8(ascii: "V"): isValid = false
-        case nil: isValid = nil
-        default: throw r.bad(s, expected: "status A or V")
-        }
+        isValid = try r.status()
         latitude = try r.latitude()
         longitude = try r.longitude()
         speedMetersPerSecond = try r.unsignedDouble("speed in knots").map { $0 * knot }
@@ -60,10 +54,7 @@ public struct RMC: Sendable, Hashable {
             }
             m = h
         }
-        if let c = m.character {
-            guard let q = FixQuality(modeIndicator: c) else { throw r.bad(m, expected: "mode indicator A D E F M N P R S") }
-            mode = q
-        }
+        mode = try r.modeIndicator(m)
         navigationalStatus = r.letter()
     }
 }

@@ -28,10 +28,6 @@ public struct VTG: Sendable, Hashable {
         let kmh = try r.unsignedDouble("speed in km/h")
         try r.unit(UInt8(ascii: "K"), "K (km/h)")
         speedMetersPerSecond = knots.map { $0 * knot } ?? kmh.map { $0 / 3.6 }
-        let m = r.next()
-        if let c = m.character {
-            guard let q = FixQuality(modeIndicator: c) else { throw r.bad(m, expected: "mode indicator A D E F M N P R S") }
-            mode = q
-        }
+        mode = try r.modeIndicator(r.next())
     }
 }

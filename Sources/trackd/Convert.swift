@@ -104,20 +104,11 @@ struct Convert: ParsableCommand {
             inputs: for file in files {
                 batch.append(.newInput)
                 var parser = NMEAParser(allowMissingChecksum: allowMissingChecksum, satellites: false)
-                var bytes = 0
-                while !writerFailed {
-                    let n = try file.read(into: buffer)
-                    if n == 0 { break }
-                    bytes += n
-                    parser.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), onFix: take)
-                    progress.advance(by: n)
-                }
-                if writerFailed { break inputs }
-                parser.finish(onFix: take)
-                if parser.statistics.sentences == 0 {
-                    throw CLIError.noNMEA(path: file.displayName, bytes: bytes, rejected: parser.statistics.rejectedTotal)
-                }
-                statistics.append(parser.statistics)
+                guard let counts = try file.parseAll(
+                    with: &parser, buffer: buffer, shouldStop: { writerFailed },
+                    progress: { progress.advance(by: $0) }, onFix: take)
+                else { break inputs }
+                statistics.append(counts)
             }
             if !batch.isEmpty { writer.put(batch) }
             try writer.finish()

@@ -1,3 +1,5 @@
+import GPSCore
+import NMEA
 import SystemPackage
 
 #if canImport(Glibc)
@@ -84,5 +86,34 @@ private func errnoName(_ e: Errno) -> String {
     case .fileExists: "EEXIST"
     case .resourceBusy: "EBUSY"
     default: "errno \(e.rawValue)"
+    }
+}
+
+extension InputFile {
+    /// Reads the whole input through `parser` in `buffer`-sized chunks, handing each fix to
+    /// `onFix` and each chunk's size to `progress`.
+    ///
+    /// - Returns: the parser's statistics, or nil when `shouldStop` ended the reading early
+    ///   (the consumer failed; its error is the one to report).
+    /// - Throws: ``CLIError/readFailed(path:reason:)``, and ``CLIError/noNMEA(path:bytes:rejected:)``
+    ///   when not one sentence was accepted.
+    func parseAll(
+        with parser: inout NMEAParser, buffer: UnsafeMutableRawBufferPointer,
+        shouldStop: () -> Bool = { false }, progress: (Int) -> Void = { _ in }, onFix: (Fix) -> Void
+    ) throws(CLIError) -> NMEAStatistics? {
+        var bytes = 0
+        while !shouldStop() {
+            let n = try read(into: buffer)
+            if n == 0 { break }
+            bytes += n
+            parser.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), onFix: onFix)
+            progress(n)
+        }
+        if shouldStop() { return nil }
+        parser.finish(onFix: onFix)
+        if parser.statistics.sentences == 0 {
+            throw .noNMEA(path: displayName, bytes: bytes, rejected: parser.statistics.rejectedTotal)
+        }
+        return parser.statistics
     }
 }

@@ -86,18 +86,8 @@ struct Replay: ParsableCommand {
             }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
             defer { buffer.deallocate() }
-            var bytes = 0
-            while failure == nil {
-                let n = try input.read(into: buffer)
-                if n == 0 { break }
-                bytes += n
-                parser.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), onFix: take)
-            }
-            parser.finish(onFix: take)
+            _ = try input.parseAll(with: &parser, buffer: buffer, shouldStop: { failure != nil }, onFix: take)
             if let failure { throw failure }
-            if parser.statistics.sentences == 0 {
-                throw CLIError.noNMEA(path: input.displayName, bytes: bytes, rejected: parser.statistics.rejectedTotal)
-            }
             if var c = conversion {
                 if let bounds = try c.finish() { try out?.write(bounds.bytes, at: bounds.offset) }
                 conversion = c

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "trackd",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "trackd", targets: ["trackd"]),
         .library(name: "GPSCore", targets: ["GPSCore"]),
@@ -11,11 +11,16 @@ let package = Package(
         .library(name: "GPX", targets: ["GPX"]),
         .library(name: "Location", targets: ["Location"]),
         .library(name: "Simulation", targets: ["Simulation"]),
+        .library(name: "GPSSources", targets: ["GPSSources"]),
+        .library(name: "TrackStore", targets: ["TrackStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // The vocabulary every other module speaks: fixes, coordinates, accuracy, time.
@@ -25,16 +30,41 @@ let package = Package(
         // Streaming GPX 1.1 writer.
         .target(name: "GPX", dependencies: ["GPSCore"]),
         // The location manager: accuracy tiers, filters, signal strength and timers on an injected clock.
-        .target(name: "Location", dependencies: ["GPSCore"]),
+        .target(
+            name: "Location",
+            dependencies: ["GPSCore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+        ),
         // Simulated receivers along named routes: NMEA sentences and the true path. Pure.
         .target(name: "Simulation", dependencies: ["GPSCore"]),
+        // Where fixes come from: recorded logs and the simulator, paced by their own time
+        // (gpsd and serial receivers join them). Every source yields the same events.
+        .target(
+            name: "GPSSources",
+            dependencies: [
+                "GPSCore", "NMEA", "Simulation",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // The crash-safe SQLite store of tracks, segments, points and raw fixes, and the
+        // recorder that commits a running track in short transactions.
+        .target(
+            name: "TrackStore",
+            dependencies: [
+                "GPSCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "trackd",
             dependencies: [
-                "GPSCore", "NMEA", "GPX", "Location", "Simulation",
+                "GPSCore", "NMEA", "GPX", "Location", "Simulation", "GPSSources", "TrackStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // libFuzzer entry point for the framer, parser and assembler; see README "Fuzzing".
@@ -48,6 +78,19 @@ let package = Package(
             dependencies: ["Location", "GPSCore", .product(name: "Clocks", package: "swift-clocks")]
         ),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSCore", "NMEA"]),
+        .testTarget(
+            name: "GPSSourcesTests",
+            dependencies: ["GPSSources", "GPSCore", "NMEA", "Simulation", .product(name: "Clocks", package: "swift-clocks")]
+        ),
+        .testTarget(
+            name: "TrackStoreTests",
+            dependencies: [
+                "TrackStore", "GPSCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(name: "trackdTests", dependencies: ["trackd", "NMEA", "GPSCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import GPSCore
+import ServiceLifecycle
 
 /// Turns raw fixes into a clean track, and publishes what happens as ``LocationEvent``s.
 ///
@@ -12,10 +13,16 @@ import GPSCore
 /// for await event in manager.events { … }
 /// ```
 ///
-/// Feed fixes with ``process(_:)``; run ``run()`` for the timers, until cancelled.
-public actor LocationManager {
-    /// How often ``run()`` runs the policy's timers, on the injected clock. The ping and the
-    /// refinement timeout fire at most this late.
+/// Feed fixes with ``process(_:)``; run ``run()`` for the timers, until cancelled or until a
+/// graceful shutdown; call ``finish()`` when the source has ended, to end ``events``.
+///
+/// The timers run at whole ``tickInterval``s of the clock since the manager was made. A fix
+/// first runs every tick that fell due before it, so the result does not depend on whether
+/// ``run()`` got to a tick first: a source on a clock of its own (a replayed log's fix times)
+/// gives the same events at any replay speed.
+public actor LocationManager: Service {
+    /// How often the policy's timers run, on the injected clock. The ping and the refinement
+    /// timeout fire at most this late.
     public static let tickInterval: Duration = .seconds(1)
 
     public nonisolated let configuration: LocationConfiguration
@@ -24,13 +31,14 @@ public actor LocationManager {
     ///
     /// The buffer is unbounded: location updates are points of the track and are never
     /// dropped, so a slow consumer costs memory (about one event per fix), not points. The
-    /// stream finishes when the manager is deinitialised.
+    /// stream finishes on ``finish()`` or when the manager is deinitialised.
     public nonisolated let events: AsyncStream<LocationEvent>
 
     private let continuation: AsyncStream<LocationEvent>.Continuation
     private let clock: any Clock<Duration>
     private let elapsed: @Sendable () -> Duration
     private var policy: LocationPolicy
+    private var nextTick = LocationManager.tickInterval
 
     /// A manager that reads `clock` for timers and staleness.
     public init(configuration: LocationConfiguration = LocationConfiguration(), clock: any Clock<Duration>) {
@@ -47,18 +55,42 @@ public actor LocationManager {
 
     /// Takes one fix, as it arrives from the source.
     public func process(_ fix: Fix) {
-        send(policy.process(fix, now: elapsed()))
+        let now = elapsed()
+        runTimers(upTo: now)
+        send(policy.process(fix, now: now))
     }
 
-    /// Runs the timers on the injected clock until the task is cancelled; then returns.
-    public func run() async throws {
+    /// The source went away: the signal becomes invalid, which ends the track segment.
+    public func sourceLost() {
+        let now = elapsed()
+        runTimers(upTo: now)
+        send(policy.sourceLost(now: now))
+    }
+
+    /// No more fixes will come: ends ``events`` after what was sent so far.
+    public func finish() {
+        continuation.finish()
+    }
+
+    /// Runs the timers on the injected clock until the task is cancelled or the service
+    /// group shuts down gracefully; then returns.
+    public nonisolated func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await self.runTimerLoop()
+        }
+    }
+
+    private func runTimerLoop() async {
         while !Task.isCancelled {
-            do {
-                try await clock.sleep(for: Self.tickInterval)
-            } catch is CancellationError {
-                return
+            let wait = nextTick - elapsed()
+            if wait > .zero {
+                do {
+                    try await clock.sleep(for: wait)
+                } catch {
+                    return
+                }
             }
-            send(policy.tick(now: elapsed()))
+            runTimers(upTo: elapsed())
         }
     }
 
@@ -70,6 +102,16 @@ public actor LocationManager {
     public var isStationary: Bool { policy.isStationary }
     /// The last delivered location.
     public var lastLocation: Location? { policy.lastLocation }
+    /// The smoothed speed, m/s (0 while stationary).
+    public var speedMetersPerSecond: Double { policy.speedMetersPerSecond }
+
+    /// Runs every tick due at or before `now`, each at its own time.
+    private func runTimers(upTo now: Duration) {
+        while nextTick <= now {
+            send(policy.tick(now: nextTick))
+            nextTick += Self.tickInterval
+        }
+    }
 
     private func send(_ events: [LocationEvent]) {
         for event in events { continuation.yield(event) }

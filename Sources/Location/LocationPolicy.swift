@@ -182,6 +182,14 @@ public struct LocationPolicy: Sendable {
         return events
     }
 
+    /// The source went away (a receiver unplugged, gpsd stopped): the signal is invalid until
+    /// the next fix with a position, so the consumer ends the track segment here.
+    public mutating func sourceLost(now nowDuration: Duration) -> [LocationEvent] {
+        var events: [LocationEvent] = []
+        setSignal(.invalid, now: nowDuration.seconds, &events)
+        return events
+    }
+
     // MARK: - Steps
 
     private mutating func accept(_ sample: Sample, reanchor: Bool, now: Double, _ events: inout [LocationEvent]) {

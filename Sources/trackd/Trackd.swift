@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Trackd: ParsableCommand {
+struct Trackd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trackd",
         abstract: "Record GPS tracks from a receiver and export them as GPX.",
@@ -10,7 +10,7 @@ struct Trackd: ParsableCommand {
             sentences into one fix, and writes GPX 1.1 that validates and that other tools read.
             """,
         version: TrackdVersion.string,
-        subcommands: [Convert.self, Replay.self, Simulate.self]
+        subcommands: [Convert.self, Replay.self, Simulate.self, Record.self, Tracks.self, Export.self, Delete.self]
     )
 }
 

@@ -1,0 +1,59 @@
+/// What went wrong with a track store, where, and what to do about it.
+///
+/// Every case names the store's path. None of them loses what was committed before: the
+/// store is never modified or deleted on an error.
+public enum StoreError: Error, Hashable, CustomStringConvertible {
+    /// There is no store at the path (reading commands only; recording creates one).
+    case noStore(path: String)
+    /// The store, or its directory, could not be opened or created.
+    case cannotOpen(path: String, reason: String)
+    /// The store cannot be written: a read-only file, directory or file system.
+    case notWritable(path: String, reason: String)
+    /// The file is not a trackd store: not SQLite at all, or another program's database.
+    case notATrackStore(path: String, reason: String)
+    /// The store was written by a newer trackd whose schema this one does not know.
+    case newerSchema(path: String)
+    /// SQLite found the file damaged.
+    case damaged(path: String, detail: String)
+    /// The disk is full; `pending` points and fixes are held in memory, not written.
+    case diskFull(path: String, pending: Int)
+    /// Another recorder holds the store.
+    case inUse(path: String, holder: String)
+    /// No track has that id.
+    case noSuchTrack(id: Int64, path: String)
+    /// The store holds no track yet.
+    case noTracks(path: String)
+    /// The track is being recorded by a running recorder.
+    case trackIsRecording(id: Int64, path: String)
+    /// Any other SQLite failure, with SQLite's message.
+    case failed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noStore(let path):
+            "no track store at \(path); record a track first with `trackd record`, or give --store the path of an existing store"
+        case .cannotOpen(let path, let reason):
+            "cannot open the track store \(path): \(reason); check that its directory exists and that you may write there, or give --store another path"
+        case .notWritable(let path, let reason):
+            "the track store \(path) is not writable (\(reason)); check the permissions of the file and its directory, or give --store a writable path"
+        case .notATrackStore(let path, let reason):
+            "\(path) is not a trackd track store (\(reason)); give --store a new file name, or move that file away"
+        case .newerSchema(let path):
+            "the track store \(path) was written by a newer trackd; upgrade trackd to read it (nothing was changed)"
+        case .damaged(let path, let detail):
+            "the track store \(path) is damaged (\(detail)); stop trackd, copy the file away, and salvage it with `sqlite3 \(path) .recover`; record into a new --store meanwhile"
+        case .diskFull(let path, let pending):
+            "the disk holding \(path) is full; \(pending) points and fixes could not be written (everything committed before is intact); free some space"
+        case .inUse(let path, let holder):
+            "another trackd is recording into \(path) (\(holder)); stop it first (systemctl stop trackd, or Ctrl-C in its terminal), or give --store another file"
+        case .noSuchTrack(let id, let path):
+            "there is no track \(id) in \(path); `trackd tracks` lists the tracks there"
+        case .noTracks(let path):
+            "the track store \(path) holds no track yet; record one with `trackd record`"
+        case .trackIsRecording(let id, let path):
+            "track \(id) in \(path) is being recorded right now; stop the recorder first"
+        case .failed(let path, let reason):
+            "the track store \(path) failed: \(reason)"
+        }
+    }
+}

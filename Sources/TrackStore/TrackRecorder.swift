@@ -1,0 +1,121 @@
+import GPSCore
+import Logging
+import ServiceLifecycle
+
+/// Writes one track as it is recorded: takes ``RecordingEntry``s and commits them in short
+/// transactions, at least once every ``commitInterval`` on its clock.
+///
+/// Nothing is dropped: entries wait in an unbounded buffer, and a failed commit (a full
+/// disk) keeps them in memory and tries again at the next interval, logging once. Up to
+/// ``maximumPending`` entries are held; beyond that the recording stops with
+/// ``StoreError/diskFull(path:pending:)``.
+///
+/// ``run()`` ends when the input ends (``finishInput()``): it commits what is left and closes
+/// the track as finished. It is not cancelled by a graceful shutdown or by cancellation of
+/// its task, so that whatever was handed to it is committed; the producer ends the input.
+public final class TrackRecorder: Service, Sendable {
+    /// The id of the track being recorded.
+    public let trackID: Int64
+    /// The time between commits (the most a power cut can lose); 1 s.
+    public static let commitInterval: Duration = .seconds(1)
+    /// A batch this large is committed at once, without waiting for the interval (a fast
+    /// replay), to bound memory and transaction size.
+    public static let maximumBatch = 2_000
+    /// Entries held in memory while commits fail, before the recording gives up.
+    public static let maximumPending = 200_000
+
+    private let store: TrackStore
+    private let clock: any Clock<Duration>
+    private let logger: Logger
+    private let input: AsyncStream<Input>
+    private let continuation: AsyncStream<Input>.Continuation
+
+    enum Input: Sendable {
+        case entry(RecordingEntry)
+        case commitDue
+    }
+
+    /// Starts a track in `store` and returns its recorder.
+    public init(
+        store: TrackStore, name: String?, settings: TrackSettings, createdAtMicroseconds: Int64, version: String,
+        clock: any Clock<Duration>, logger: Logger
+    ) throws(StoreError) {
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        trackID = try store.beginTrack(
+            name: name, settings: settings, createdAtMicroseconds: createdAtMicroseconds, version: version)
+        (input, continuation) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Hands an entry over; never waits.
+    public func record(_ entry: RecordingEntry) {
+        continuation.yield(.entry(entry))
+    }
+
+    /// No more entries will come; ``run()`` commits the rest and closes the track.
+    public func finishInput() {
+        continuation.finish()
+    }
+
+    /// Commits until the input ends, then closes the track. Throws ``StoreError`` when the
+    /// last commit fails (the track stays `recording`, and the next recorder recovers it).
+    public func run() async throws {
+        // An unstructured task: cancellation of the caller must not cut the drain short.
+        try await Task { try await self.consume() }.value
+    }
+
+    private func consume() async throws {
+        let ticker = Task { [clock, continuation] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(for: Self.commitInterval) } catch { return }
+                continuation.yield(.commitDue)
+            }
+        }
+        defer { ticker.cancel() }
+        var session = RecordingSession(trackID: trackID)
+        var failing = false
+        for await item in input {
+            switch item {
+            case .entry(let entry):
+                session.append(entry)
+                if session.pending.count >= Self.maximumBatch {
+                    try commit(&session, failing: &failing)
+                }
+            case .commitDue:
+                try commit(&session, failing: &failing)
+            }
+        }
+        do {
+            try store.commit(session.pending, track: trackID)
+            session.committed()
+            try store.closeTrack(trackID, as: .finished)
+        } catch {
+            throw pendingError(error, session)
+        }
+        logger.info("closed track \(trackID)", metadata: ["points": "\(session.pointsRecorded)"])
+    }
+
+    private func commit(_ session: inout RecordingSession, failing: inout Bool) throws {
+        do {
+            try store.commit(session.pending, track: trackID)
+            session.committed()
+            if failing {
+                failing = false
+                logger.notice("the track store is writable again; the points held in memory are committed")
+            }
+        } catch {
+            let error = pendingError(error, session)
+            if session.pending.count >= Self.maximumPending { throw error }
+            if !failing {
+                failing = true
+                logger.error("\(error); holding points in memory and trying again every second")
+            }
+        }
+    }
+
+    private func pendingError(_ error: StoreError, _ session: RecordingSession) -> StoreError {
+        if case .diskFull(let path, _) = error { return .diskFull(path: path, pending: session.pending.count) }
+        return error
+    }
+}

@@ -1,0 +1,310 @@
+import GPSCore
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The crash-safe store of tracks: one SQLite file in WAL mode.
+///
+/// A recorder opens it with ``openForRecording(at:options:)``, which takes the store's lock
+/// (one recorder per store), migrates the schema and closes tracks that an earlier recorder
+/// left open ([recovery](#recovery)). Readers (`trackd tracks`, `trackd export`) open it with
+/// ``open(at:access:)`` and see a consistent snapshot, even while a recorder writes.
+///
+/// ## Durability
+/// The recorder commits in short transactions at least once a second (``TrackRecorder``),
+/// with `PRAGMA synchronous = FULL` on its connection: SQLite syncs the WAL at every commit.
+/// What a commit returned is on the disk: a killed process loses nothing committed, a power
+/// cut loses at most the last second. See ``StoreOptions/synchronous``.
+///
+/// ## Recovery
+/// A track still in the `recording` state when a recorder opens the store was left by a kill
+/// or a power cut (the lock proves that no recorder is writing it). It is closed at its last
+/// committed point and marked ``TrackState/recovered``, after `PRAGMA integrity_check`.
+public final class TrackStore: Sendable {
+    /// The store's path as given.
+    public let path: String
+    let database: any DatabaseWriter
+    private let lock: StoreLock?
+
+    private init(path: String, database: any DatabaseWriter, lock: StoreLock?) {
+        self.path = path
+        self.database = database
+        self.lock = lock
+    }
+
+    /// How a store is opened.
+    public enum Access: Sendable {
+        /// Read only; the store must exist. Never writes, never locks.
+        case read
+        /// Read and write (deleting tracks); created when missing. Recovers interrupted
+        /// tracks when no recorder is running.
+        case write
+    }
+
+    /// Opens the store for a recorder: takes the lock, creates and migrates the store, and
+    /// recovers interrupted tracks, which it returns.
+    public static func openForRecording(
+        at path: String, options: StoreOptions = StoreOptions()
+    ) throws(StoreError) -> (store: TrackStore, recovered: [TrackSummary]) {
+        try checkFile(path, mustExist: false)
+        let lock: StoreLock
+        switch try StoreLock.acquire(forStoreAt: path) {
+        case .acquired(let acquired): lock = acquired
+        case .held(let holder): throw .inUse(path: path, holder: holder)
+        }
+        let store = TrackStore(path: path, database: try openPool(path, options: options), lock: lock)
+        let recovered = try store.recoverInterruptedTracks()
+        return (store, recovered)
+    }
+
+    /// Opens the store to read, or to change tracks other than a running recording.
+    public static func open(at path: String, access: Access, options: StoreOptions = StoreOptions()) throws(StoreError) -> TrackStore {
+        switch access {
+        case .read:
+            try checkFile(path, mustExist: true)
+            do {
+                var configuration = Configuration()
+                configuration.readonly = true
+                configuration.busyMode = .timeout(options.busyTimeoutSeconds)
+                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                try queue.read { db in try checkSchema(db, path: path, migrated: true) }
+                return TrackStore(path: path, database: queue, lock: nil)
+            } catch {
+                throw StoreError(error, path: path)
+            }
+        case .write:
+            try checkFile(path, mustExist: true)
+            var lock: StoreLock?
+            if case .acquired(let acquired) = try StoreLock.acquire(forStoreAt: path) { lock = acquired }
+            let store = TrackStore(path: path, database: try openPool(path, options: options), lock: lock)
+            if lock != nil { _ = try store.recoverInterruptedTracks() }
+            return store
+        }
+    }
+
+    /// Whether this store holds the recorder lock (no other recorder is running).
+    var holdsLock: Bool { lock != nil }
+
+    // MARK: - Reading
+
+    /// Every track, oldest first.
+    public func tracks() throws(StoreError) -> [TrackSummary] {
+        try read { db in try TrackRecord.order(Column("id")).fetchAll(db).map(\.summary) }
+    }
+
+    /// The track `selector` names.
+    public func track(_ selector: TrackSelector) throws(StoreError) -> TrackSummary {
+        let record = try read { db -> TrackRecord? in
+            switch selector {
+            case .latest: try TrackRecord.order(Column("id").desc).fetchOne(db)
+            case .id(let id): try TrackRecord.fetchOne(db, key: id)
+            }
+        }
+        guard let record else {
+            switch selector {
+            case .latest: throw .noTracks(path: path)
+            case .id(let id): throw .noSuchTrack(id: id, path: path)
+            }
+        }
+        return record.summary
+    }
+
+    /// Calls `body` with each point of track `id` in order, with its segment number (from 1)
+    /// and the fix, whose speed is the manager's smoothed speed. Reads one snapshot.
+    public func forEachPoint(
+        ofTrack id: Int64, _ body: (_ segment: Int, _ fix: Fix) throws -> Void
+    ) throws(StoreError) {
+        try read { db in
+            let points = try PointRecord.filter(Column("track_id") == id).order(Column("id")).fetchCursor(db)
+            while let point = try points.next() {
+                var fix = point.fix
+                fix.speedMetersPerSecond = point.speedMetersPerSecond
+                try body(point.segment, fix)
+            }
+        }
+    }
+
+    /// Calls `body` with each fix received for track `id`, in order; `afterGap` is true for
+    /// the first fix after the source was lost. Reads one snapshot.
+    public func forEachRawFix(
+        ofTrack id: Int64, _ body: (_ afterGap: Bool, _ fix: Fix) throws -> Void
+    ) throws(StoreError) {
+        try read { db in
+            let fixes = try RawFixRecord.filter(Column("track_id") == id).order(Column("id")).fetchCursor(db)
+            while let raw = try fixes.next() { try body(raw.afterGap, raw.fix) }
+        }
+    }
+
+    /// The signal events of track `id`, in order: `(time, kind, detail)`.
+    public func events(ofTrack id: Int64) throws(StoreError) -> [(time: FixTime?, kind: String, detail: String?)] {
+        try read { db in
+            try SignalEventRecord.filter(Column("track_id") == id).order(Column("id")).fetchAll(db).map {
+                ($0.timeUs.map(FixTime.init(microsecondsSinceEpoch:)), $0.kind, $0.detail)
+            }
+        }
+    }
+
+    /// `PRAGMA integrity_check`: `["ok"]` for a sound store, else SQLite's findings.
+    public func integrityCheck() throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    // MARK: - Changing
+
+    /// Deletes track `id` with its segments, points, raw fixes and events.
+    public func delete(track id: Int64) throws(StoreError) {
+        let summary = try track(.id(id))
+        if summary.state == .recording && !holdsLock {
+            throw .trackIsRecording(id: id, path: path)
+        }
+        try write { db in _ = try TrackRecord.deleteOne(db, key: id) }
+    }
+
+    // MARK: - Internals
+
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
+    /// The value of a pragma on the writing connection (for tests and diagnostics).
+    public func writerPragma(_ name: String) throws(StoreError) -> String? {
+        do {
+            return try database.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
+    private static func openPool(_ path: String, options: StoreOptions) throws(StoreError) -> DatabasePool {
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(options.busyTimeoutSeconds)
+            if let pageLimit = options.maximumPageCount {
+                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(pageLimit)") }
+            }
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try pool.read { db in try checkSchema(db, path: path, migrated: false) }
+            try StoreSchema.migrator.migrate(pool)
+            // DatabasePool sets synchronous = NORMAL on its connections after prepareDatabase
+            // runs; the writer's durability is set here, afterwards.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = \(options.synchronous.rawValue)")
+                try db.execute(sql: "PRAGMA journal_size_limit = \(options.journalSizeLimitBytes)")
+            }
+            return pool
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
+    /// Refuses a directory, a missing parent, and a file that is not SQLite, before SQLite
+    /// touches (and perhaps creates files beside) anything.
+    private static func checkFile(_ path: String, mustExist: Bool) throws(StoreError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if errno == ENOENT {
+                if mustExist { throw .noStore(path: path) }
+                let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+                let directory = parent.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : parent
+                var parentInfo = stat()
+                if stat(directory, &parentInfo) != 0 {
+                    throw .cannotOpen(path: path, reason: "its directory \(directory) does not exist")
+                }
+                if access(directory, W_OK) != 0 {
+                    throw .notWritable(path: path, reason: "cannot create files in \(directory): \(String(cString: strerror(errno)))")
+                }
+                return
+            }
+            throw .cannotOpen(path: path, reason: reason)
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw .cannotOpen(path: path, reason: "it is a directory; give the path of a file in it, such as \(path)/tracks.sqlite")
+        }
+        guard info.st_size > 0 else { return }
+        guard let header = fileHeader(path, count: 16) else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        if header != Array("SQLite format 3\0".utf8) {
+            throw .notATrackStore(path: path, reason: "not an SQLite database")
+        }
+    }
+
+    /// Refuses another program's database and a newer trackd's store.
+    private static func checkSchema(_ db: Database, path: String, migrated: Bool) throws {
+        let tables = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        if tables.isEmpty {
+            if migrated { throw StoreError.noTracks(path: path) }
+            return
+        }
+        guard tables.contains("grdb_migrations"), tables.contains("track") else {
+            let listed = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
+            throw StoreError.notATrackStore(path: path, reason: "an SQLite database of another program, with the tables \(listed)")
+        }
+        if try StoreSchema.migrator.hasBeenSuperseded(db) {
+            throw StoreError.newerSchema(path: path)
+        }
+    }
+}
+
+extension StoreError {
+    /// Maps a GRDB or SQLite error to what the user should know.
+    init(_ error: any Error, path: String) {
+        if let error = error as? StoreError {
+            self = error
+            return
+        }
+        guard let error = error as? DatabaseError else {
+            self = .failed(path: path, reason: "\(error)")
+            return
+        }
+        let message = error.message ?? "\(error)"
+        switch error.resultCode {
+        case .SQLITE_NOTADB: self = .notATrackStore(path: path, reason: "not an SQLite database")
+        case .SQLITE_CORRUPT: self = .damaged(path: path, detail: message)
+        case .SQLITE_FULL: self = .diskFull(path: path, pending: 0)
+        case .SQLITE_READONLY, .SQLITE_PERM: self = .notWritable(path: path, reason: message)
+        case .SQLITE_CANTOPEN: self = .cannotOpen(path: path, reason: message)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            self = .failed(path: path, reason: "the store stayed locked by another process (\(message)); try again")
+        case .SQLITE_IOERR: self = .failed(path: path, reason: "input/output error (\(message)); check the storage device")
+        default: self = .failed(path: path, reason: message)
+        }
+    }
+}
+
+/// The first `count` bytes of the file at `path` (fewer if it is shorter); nil if it cannot be read.
+private func fileHeader(_ path: String, count: Int) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var header = [UInt8](repeating: 0, count: count)
+    let n = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard n >= 0 else { return nil }
+    return Array(header[0..<n])
+}

@@ -1,0 +1,111 @@
+import GPSCore
+import GPSSources
+import Location
+import Logging
+import ServiceLifecycle
+import Synchronization
+import TrackStore
+
+/// Source → location manager → recorder: the service that moves fixes along.
+///
+/// It ends when the source ends (the end of a log or simulation) or on a graceful shutdown
+/// (SIGINT, SIGTERM); either way it then ends the manager's events, waits until the last of
+/// them reached the recorder, and ends the recorder's input, so that every point is committed.
+final class RecordPipeline<Source: FixSource>: Service {
+    let source: Source
+    let manager: LocationManager
+    let recorder: TrackRecorder
+    let logger: Logger
+    /// Whether to keep a status line on standard error (a terminal).
+    let showsStatus: Bool
+    private let status = Mutex(LiveStatus())
+
+    init(source: Source, manager: LocationManager, recorder: TrackRecorder, logger: Logger, showsStatus: Bool) {
+        self.source = source
+        self.manager = manager
+        self.recorder = recorder
+        self.logger = logger
+        self.showsStatus = showsStatus
+    }
+
+    func run() async throws {
+        let forwarding = Task { await self.forwardLocationEvents() }
+        let statusLine = showsStatus ? Task { await self.keepStatusLine() } : nil
+        var failure: (any Error)?
+        do {
+            for try await event in source.cancelOnGracefulShutdown() {
+                try await take(event)
+            }
+        } catch is CancellationError {
+            // A shutdown while the source waited: the end of the input.
+        } catch {
+            failure = error
+        }
+        await manager.finish()
+        await forwarding.value
+        recorder.finishInput()
+        statusLine?.cancel()
+        if showsStatus { writeStandardError("\r\u{1B}[K") }
+        if let failure { throw failure }
+    }
+
+    private func take(_ event: SourceEvent) async throws {
+        for entry in RecordingEntries.entries(for: event) { recorder.record(entry) }
+        switch event {
+        case .fix(let fix):
+            status.withLock { $0.update(with: fix) }
+            await manager.process(fix)
+        case .connected(let what):
+            logger.info("reading \(what)")
+        case .lost(let why):
+            logger.warning("the source was lost: \(why); waiting for it to come back")
+            await manager.sourceLost()
+        case .resumed(let what):
+            logger.notice("the source is back: \(what)")
+        }
+    }
+
+    private func forwardLocationEvents() async {
+        for await event in manager.events {
+            for entry in RecordingEntries.entries(for: event) { recorder.record(entry) }
+            status.withLock { status in
+                switch event {
+                case .locationUpdated(let location):
+                    status.points += 1
+                    status.speedMetersPerSecond = location.speedMetersPerSecond
+                case .distanceUpdated(let total):
+                    status.distanceMeters = total
+                case .signalStrengthChanged(let strength):
+                    status.signal = strength
+                case .stationary:
+                    status.speedMetersPerSecond = 0
+                default:
+                    break
+                }
+            }
+            switch event {
+            case .signalStrengthChanged(let strength):
+                logger.info("signal \(strength.rawValue)")
+            case .signalConsistentlyWeak:
+                logger.info("the signal stayed weak; accepting weaker fixes")
+            default:
+                break
+            }
+        }
+    }
+
+    /// Redraws the status line twice a second until cancelled.
+    private func keepStatusLine() async {
+        let clock = ContinuousClock()
+        let start = clock.now
+        while !Task.isCancelled {
+            let elapsed = start.duration(to: clock.now).components.seconds
+            let line = status.withLock { status in
+                status.elapsedSeconds = elapsed
+                return status.line
+            }
+            writeStandardError("\r\u{1B}[K" + line)
+            do { try await clock.sleep(for: .milliseconds(500)) } catch { return }
+        }
+    }
+}

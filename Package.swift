@@ -75,7 +75,11 @@ let package = Package(
         .testTarget(name: "GPXTests", dependencies: ["GPX", "GPSCore"]),
         .testTarget(
             name: "LocationTests",
-            dependencies: ["Location", "GPSCore", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: [
+                "Location", "GPSCore",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSCore", "NMEA"]),
         .testTarget(

@@ -79,7 +79,8 @@ public final class TrackRecorder: Service, Sendable {
             switch item {
             case .entry(let entry):
                 session.append(entry)
-                if session.pending.count >= Self.maximumBatch {
+                // While commits fail, only the interval retries them.
+                if session.pending.count >= Self.maximumBatch && !failing {
                     try commit(&session, failing: &failing)
                 }
             case .commitDue:

@@ -1,3 +1,4 @@
+import ServiceLifecycleTestKit
 import Clocks
 import GPSCore
 import Location
@@ -87,5 +88,48 @@ struct LocationManagerTests {
         let timers = Task { try await manager.run() }
         timers.cancel()
         try await timers.value
+    }
+
+    @Test("a graceful shutdown ends run")
+    func runStopsOnGracefulShutdown() async throws {
+        try await testGracefulShutdown { trigger in
+            let manager = LocationManager(clock: TestClock())
+            let timers = Task { try await manager.run() }
+            trigger.triggerGracefulShutdown()
+            try await timers.value
+        }
+    }
+
+    @Test("a fix first runs the timers that fell due before it, so a late timer loop changes nothing")
+    func fixesCatchUpTimers() async throws {
+        let clock = TestClock()
+        let manager = LocationManager(clock: clock)  // run() never started
+        await manager.process(fix(at: 0))
+        await clock.advance(by: .seconds(12))
+        await manager.process(fix(at: 12))  // the ping fell due at 10 s, before this fix
+        var events = manager.events.makeAsyncIterator()
+        var seen: [LocationEvent] = []
+        await manager.finish()
+        while let event = await events.next() { seen.append(event) }
+        #expect(seen.contains(.stationary))
+    }
+
+    @Test("finish ends the events after what was sent")
+    func finishEndsEvents() async throws {
+        let manager = LocationManager(clock: TestClock())
+        await manager.process(fix(at: 0))
+        await manager.finish()
+        var count = 0
+        for await _ in manager.events { count += 1 }
+        #expect(count > 0)
+    }
+
+    @Test("a lost source makes the signal invalid")
+    func sourceLost() async throws {
+        let manager = LocationManager(clock: TestClock())
+        await manager.process(fix(at: 0))
+        #expect(await manager.signalStrength == .strong)
+        await manager.sourceLost()
+        #expect(await manager.signalStrength == .invalid)
     }
 }

@@ -100,7 +100,7 @@ struct Record: AsyncParsableCommand {
 
         let (path, isDefault) = storeLocation.resolved
         if isDefault { StoreLocation.createDirectories(for: path) }
-        let (store, recovered) = try TrackStore.openForRecording(at: path)
+        let (store, recovered) = try TrackStore.openForRecording(at: path, options: Record.storeOptions())
         for track in recovered {
             writeStandardError("trackd: \(TrackDescription.recovered(track)) in \(path)\n")
         }
@@ -155,6 +155,19 @@ struct Record: AsyncParsableCommand {
             return handler
         }
         return Logger(label: "trackd")
+    }
+
+    /// The store options; `TRACKD_STORE_SYNCHRONOUS=normal` trades the one-second power-cut
+    /// guarantee for fewer syncs (see BENCHMARKS.md, "Store durability", for what it costs).
+    static func storeOptions() throws(ValidationError) -> StoreOptions {
+        var options = StoreOptions()
+        if let value = getenv("TRACKD_STORE_SYNCHRONOUS").map({ String(cString: $0) }), !value.isEmpty {
+            guard let mode = StoreOptions.Synchronous(rawValue: value.uppercased()) else {
+                throw ValidationError("TRACKD_STORE_SYNCHRONOUS must be 'full' or 'normal', not '\(value)'.")
+            }
+            options.synchronous = mode
+        }
+        return options
     }
 
     static func wallClockMicroseconds() -> Int64 {

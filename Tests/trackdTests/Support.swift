@@ -84,3 +84,144 @@ enum Support {
             .filter { $0.hasSuffix(".log") }.sorted()
     }
 }
+
+// MARK: - Background runs, the track store, GPX checks
+
+/// A `trackd` (or other program) running in the background, its output going to files, so
+/// that a test can signal it while it works. ``stop()`` SIGKILLs it if it is still running;
+/// call it in a `defer`.
+final class BackgroundProcess: @unchecked Sendable {
+    let process = Process()
+    let stdoutFile: URL
+    let stderrFile: URL
+
+    /// Starts `executable` (the built `trackd` by default) with `arguments`; its standard
+    /// output and error go to files in `directory` named after `label`.
+    init(_ arguments: [String], executable: URL = Support.trackd, in directory: URL, label: String = "trackd") throws {
+        stdoutFile = directory.appendingPathComponent("\(label).stdout")
+        stderrFile = directory.appendingPathComponent("\(label).stderr")
+        FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
+        FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
+        process.standardError = try FileHandle(forWritingTo: stderrFile)
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+    var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
+    var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
+
+    func send(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
+    /// How the process ended.
+    enum Ending: Equatable {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    /// Waits for the process to end, at most `seconds`; nil (and the process SIGKILLed) if it
+    /// did not. The bound is a safety net, not a timing assertion.
+    func waitForEnd(atMost seconds: Double = 60) -> Ending? {
+        guard Support.waitUntil(atMost: seconds, { !self.process.isRunning }) else {
+            stop()
+            return nil
+        }
+        process.waitUntilExit()
+        return process.terminationReason == .exit
+            ? .exited(process.terminationStatus) : .signalled(process.terminationStatus)
+    }
+
+    /// SIGKILLs the process if it still runs, and reaps it.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+extension Support {
+    /// Polls `condition` every `interval` seconds until it holds or `seconds` have passed;
+    /// whether it held. A bounded wait, not a timing assertion.
+    static func waitUntil(atMost seconds: Double, every interval: Double = 0.1, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            if try condition() { return true }
+            if Date() >= deadline { return false }
+            Thread.sleep(forTimeInterval: interval)
+        }
+    }
+
+    /// The sqlite3 command-line tool (Debian package `sqlite3`).
+    static let sqlite3 = "/usr/bin/sqlite3"
+
+    /// Runs `sql` on the store read-only with the sqlite3 tool, as another process would
+    /// while a recorder writes; the output's lines, or nil when sqlite3 fails (no file yet,
+    /// no table yet).
+    static func query(_ store: URL, _ sql: String) -> [String]? {
+        guard let result = try? run(sqlite3, ["-readonly", "-batch", "-cmd", ".timeout 5000", store.path, sql]),
+              result.status == 0 else { return nil }
+        return result.stdoutText.split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    /// The number of rows of track `id` in `table` (`point`, `raw_fix`), read-only; nil when unreadable.
+    static func rowCount(_ store: URL, _ table: String, track id: Int) -> Int? {
+        query(store, "SELECT count(*) FROM \(table) WHERE track_id = \(id)")?.first.flatMap { Int($0) }
+    }
+
+    /// The id of the newest track in the store, read-only; nil when there is none (or no store yet).
+    static func newestTrackID(_ store: URL) -> Int? {
+        query(store, "SELECT max(id) FROM track")?.first.flatMap { Int($0) }
+    }
+
+    /// `trackd tracks --json --store store`, parsed; fails the caller when trackd does.
+    static func tracks(_ store: URL) throws -> [[String: Any]] {
+        let result = try trackd(["tracks", "--json", "--store", store.path])
+        guard result.status == 0 else { throw Failure("trackd tracks failed (\(result.status)): \(result.stderr)") }
+        guard let list = try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]] else {
+            throw Failure("trackd tracks --json printed no array: \(result.stdoutText)")
+        }
+        return list
+    }
+
+    /// xmllint against the GPX 1.1 schema.
+    static func validateGPX(_ gpx: URL) throws -> Result {
+        try run("/usr/bin/xmllint", ["--noout", "--schema", gpxSchema.path, gpx.path])
+    }
+
+    /// How many times `tag` (such as `<trkseg>`) occurs in the file.
+    static func count(_ tag: String, in file: URL) throws -> Int {
+        try String(contentsOf: file, encoding: .utf8).components(separatedBy: tag).count - 1
+    }
+
+    /// Mounts a tmpfs of `size` (like `400k`) on `directory`, with `options` (like `ro`);
+    /// whether it worked (root and a kernel that lets this process mount).
+    static func mountTmpfs(on directory: URL, size: String, options: [String] = []) -> Bool {
+        let o = (["size=\(size)"] + options).joined(separator: ",")
+        return (try? run("/usr/bin/mount", ["-t", "tmpfs", "-o", o, "tmpfs", directory.path]))?.status == 0
+    }
+
+    /// Unmounts `directory` (lazily, so a straggling process cannot keep it busy).
+    static func unmount(_ directory: URL) {
+        _ = try? run("/usr/bin/umount", ["-l", directory.path])
+    }
+
+    /// Whether this test process can mount a tmpfs (tried once, on a scratch directory).
+    static let canMount: Bool = {
+        guard let dir = try? temporaryDirectory() else { return false }
+        defer { try? FileManager.default.removeItem(at: dir) }
+        guard mountTmpfs(on: dir, size: "64k") else { return false }
+        unmount(dir)
+        return true
+    }()
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}

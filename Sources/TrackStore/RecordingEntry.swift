@@ -23,6 +23,7 @@ struct RecordingSession: Sendable {
     private(set) var pending = PendingWrites()
     private(set) var segmentNumber = 0
     private(set) var pointsRecorded = 0
+    private(set) var fixesReceived = 0
     private var breakReason: String? = "start"
     private var afterGap = false
     /// The time of the newest received fix, for dating events.
@@ -36,7 +37,8 @@ struct RecordingSession: Sendable {
         switch entry {
         case .received(let fix):
             if let t = fix.time?.microsecondsSinceEpoch { lastTimeMicroseconds = t }
-            pending.rawFixes.append(RawFixRecord(trackId: trackID, afterGap: afterGap, fix: fix))
+            fixesReceived += 1
+            pending.rawFixes.append(RawFixRecord(trackId: trackID, number: fixesReceived, afterGap: afterGap, fix: fix))
             afterGap = false
         case .point(let fix, let speed):
             if let reason = breakReason {
@@ -44,8 +46,9 @@ struct RecordingSession: Sendable {
                 pending.segments.append(SegmentRecord(trackId: trackID, number: segmentNumber, reason: reason))
                 breakReason = nil
             }
-            pending.points.append(PointRecord(trackId: trackID, segment: segmentNumber, speedMetersPerSecond: speed, fix: fix))
             pointsRecorded += 1
+            pending.points.append(
+                PointRecord(trackId: trackID, number: pointsRecorded, segment: segmentNumber, speedMetersPerSecond: speed, fix: fix))
         case .segmentBreak(let reason):
             // The first reason wins: a source loss also makes the signal invalid.
             if segmentNumber > 0 && breakReason == nil { breakReason = reason }

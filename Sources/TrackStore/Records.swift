@@ -70,12 +70,15 @@ struct PointRecord: FetchableRecord, PersistableRecord {
     static let databaseTableName = "point"
 
     var trackId: Int64
+    /// The point's place in the track, from 1.
+    var number: Int
     var segment: Int
     var speedMetersPerSecond: Double
     var fix: Fix
 
-    init(trackId: Int64, segment: Int, speedMetersPerSecond: Double, fix: Fix) {
+    init(trackId: Int64, number: Int, segment: Int, speedMetersPerSecond: Double, fix: Fix) {
         self.trackId = trackId
+        self.number = number
         self.segment = segment
         self.speedMetersPerSecond = speedMetersPerSecond
         self.fix = fix
@@ -83,6 +86,7 @@ struct PointRecord: FetchableRecord, PersistableRecord {
 
     init(row: Row) {
         trackId = row["track_id"]
+        number = row["number"]
         segment = row["segment"]
         speedMetersPerSecond = row["speed_mps"]
         fix = FixColumns.decode(row)
@@ -90,6 +94,7 @@ struct PointRecord: FetchableRecord, PersistableRecord {
 
     func encode(to container: inout PersistenceContainer) {
         container["track_id"] = trackId
+        container["number"] = number
         container["segment"] = segment
         container["speed_mps"] = speedMetersPerSecond
         FixColumns.encode(fix, to: &container)
@@ -102,23 +107,28 @@ struct RawFixRecord: FetchableRecord, PersistableRecord {
     static let databaseTableName = "raw_fix"
 
     var trackId: Int64
+    /// The fix's place among those received for the track, from 1.
+    var number: Int
     var afterGap: Bool
     var fix: Fix
 
-    init(trackId: Int64, afterGap: Bool, fix: Fix) {
+    init(trackId: Int64, number: Int, afterGap: Bool, fix: Fix) {
         self.trackId = trackId
+        self.number = number
         self.afterGap = afterGap
         self.fix = fix
     }
 
     init(row: Row) {
         trackId = row["track_id"]
+        number = row["number"]
         afterGap = row["after_gap"]
         fix = FixColumns.decode(row)
     }
 
     func encode(to container: inout PersistenceContainer) {
         container["track_id"] = trackId
+        container["number"] = number
         container["after_gap"] = afterGap
         FixColumns.encode(fix, to: &container)
     }

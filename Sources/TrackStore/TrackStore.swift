@@ -121,7 +121,7 @@ public final class TrackStore: Sendable {
         ofTrack id: Int64, _ body: (_ segment: Int, _ fix: Fix) throws -> Void
     ) throws(StoreError) {
         try read { db in
-            let points = try PointRecord.filter(Column("track_id") == id).order(Column("id")).fetchCursor(db)
+            let points = try PointRecord.filter(Column("track_id") == id).order(Column("number")).fetchCursor(db)
             while let point = try points.next() {
                 var fix = point.fix
                 fix.speedMetersPerSecond = point.speedMetersPerSecond
@@ -136,7 +136,7 @@ public final class TrackStore: Sendable {
         ofTrack id: Int64, _ body: (_ afterGap: Bool, _ fix: Fix) throws -> Void
     ) throws(StoreError) {
         try read { db in
-            let fixes = try RawFixRecord.filter(Column("track_id") == id).order(Column("id")).fetchCursor(db)
+            let fixes = try RawFixRecord.filter(Column("track_id") == id).order(Column("number")).fetchCursor(db)
             while let raw = try fixes.next() { try body(raw.afterGap, raw.fix) }
         }
     }

@@ -17,6 +17,9 @@ public struct StoreOptions: Sendable, Hashable {
     public var busyTimeoutSeconds: Double = 5
     /// The WAL is truncated to this size after a checkpoint, bytes. Default 4 MiB.
     public var journalSizeLimitBytes = 4 << 20
+    /// The page size of a new store, bytes (512 to 65536, a power of two). Default 1024:
+    /// a one-second commit writes a few pages, so small pages cut what reaches the storage.
+    public var pageSizeBytes = 1024
     /// SQLite's `max_page_count`: the store cannot grow beyond this many pages (SQLite then
     /// fails as on a full disk). `nil`: no limit.
     public var maximumPageCount: Int?

@@ -20,7 +20,7 @@ public final class TrackRecorder: Service, Sendable {
     public static let commitInterval: Duration = .seconds(1)
     /// A batch this large is committed at once, without waiting for the interval (a fast
     /// replay), to bound memory and transaction size.
-    public static let maximumBatch = 2_000
+    public static let maximumBatch = 500
     /// Entries held in memory while commits fail, before the recording gives up.
     public static let maximumPending = 200_000
 

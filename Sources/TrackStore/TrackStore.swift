@@ -52,7 +52,10 @@ public final class TrackStore: Sendable {
     public static func openForRecording(
         at path: String, options: StoreOptions = StoreOptions()
     ) throws(StoreError) -> (store: TrackStore, recovered: [TrackSummary]) {
-        try checkFile(path, mustExist: false)
+        if try checkFile(path, mustExist: false) {
+            // Refuse another program's or a damaged database before anything writes to it.
+            _ = try openReader(path, options: options, migrated: false)
+        }
         let lock: StoreLock
         switch try StoreLock.acquire(forStoreAt: path) {
         case .acquired(let acquired): lock = acquired
@@ -68,18 +71,10 @@ public final class TrackStore: Sendable {
         switch access {
         case .read:
             try checkFile(path, mustExist: true)
-            do {
-                var configuration = Configuration()
-                configuration.readonly = true
-                configuration.busyMode = .timeout(options.busyTimeoutSeconds)
-                let queue = try DatabaseQueue(path: path, configuration: configuration)
-                try queue.read { db in try checkSchema(db, path: path, migrated: true) }
-                return TrackStore(path: path, database: queue, lock: nil)
-            } catch {
-                throw StoreError(error, path: path)
-            }
+            return TrackStore(path: path, database: try openReader(path, options: options, migrated: true), lock: nil)
         case .write:
             try checkFile(path, mustExist: true)
+            _ = try openReader(path, options: options, migrated: true)
             var lock: StoreLock?
             if case .acquired(let acquired) = try StoreLock.acquire(forStoreAt: path) { lock = acquired }
             let store = TrackStore(path: path, database: try openPool(path, options: options), lock: lock)
@@ -197,12 +192,50 @@ public final class TrackStore: Sendable {
         }
     }
 
+    /// A read-only connection, after checking that the file is a trackd store and that its
+    /// tracks can be read. A store on a read-only file system, whose WAL index SQLite cannot
+    /// create, is opened as immutable.
+    private static func openReader(_ path: String, options: StoreOptions, migrated: Bool) throws(StoreError) -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(options.busyTimeoutSeconds)
+        func open(_ name: String) throws -> DatabaseQueue {
+            let queue = try DatabaseQueue(path: name, configuration: configuration)
+            try queue.read { db in
+                try checkSchema(db, path: path, migrated: migrated)
+                if try db.tableExists("track") { _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM track") }
+            }
+            return queue
+        }
+        do {
+            return try open(path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN && !directoryIsWritable(path) {
+            let uri = "file:" + path.replacingPercentSpecials + "?immutable=1"
+            do { return try open(uri) } catch { throw StoreError(error, path: path) }
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
+    private static func directoryIsWritable(_ path: String) -> Bool {
+        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return access(parent.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : parent, W_OK) == 0
+    }
+
     private static func openPool(_ path: String, options: StoreOptions) throws(StoreError) -> DatabasePool {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(options.busyTimeoutSeconds)
             if let pageLimit = options.maximumPageCount {
                 configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(pageLimit)") }
+            }
+            if !fileHasContent(path) {
+                // A new store gets small pages before WAL mode fixes the page size: each
+                // one-second commit appends a few pages to the WAL, so smaller pages write
+                // less (BENCHMARKS.md, "Store durability").
+                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA page_size = \(options.pageSizeBytes)") }
+                try StoreSchema.migrator.migrate(queue)
             }
             let pool = try DatabasePool(path: path, configuration: configuration)
             try pool.read { db in try checkSchema(db, path: path, migrated: false) }
@@ -223,7 +256,8 @@ public final class TrackStore: Sendable {
 
     /// Refuses a directory, a missing parent, and a file that is not SQLite, before SQLite
     /// touches (and perhaps creates files beside) anything.
-    private static func checkFile(_ path: String, mustExist: Bool) throws(StoreError) {
+    @discardableResult
+    private static func checkFile(_ path: String, mustExist: Bool) throws(StoreError) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -238,20 +272,21 @@ public final class TrackStore: Sendable {
                 if access(directory, W_OK) != 0 {
                     throw .notWritable(path: path, reason: "cannot create files in \(directory): \(String(cString: strerror(errno)))")
                 }
-                return
+                return false
             }
             throw .cannotOpen(path: path, reason: reason)
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw .cannotOpen(path: path, reason: "it is a directory; give the path of a file in it, such as \(path)/tracks.sqlite")
         }
-        guard info.st_size > 0 else { return }
+        guard info.st_size > 0 else { return false }
         guard let header = fileHeader(path, count: 16) else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
         if header != Array("SQLite format 3\0".utf8) {
             throw .notATrackStore(path: path, reason: "not an SQLite database")
         }
+        return true
     }
 
     /// Refuses another program's database and a newer trackd's store.
@@ -298,6 +333,12 @@ extension StoreError {
     }
 }
 
+/// Whether a file exists at `path` and is not empty.
+private func fileHasContent(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_size > 0
+}
+
 /// The first `count` bytes of the file at `path` (fewer if it is shorter); nil if it cannot be read.
 private func fileHeader(_ path: String, count: Int) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -307,4 +348,20 @@ private func fileHeader(_ path: String, count: Int) -> [UInt8]? {
     let n = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     guard n >= 0 else { return nil }
     return Array(header[0..<n])
+}
+
+extension String {
+    /// The path with the characters that a SQLite URI filename gives meaning escaped.
+    fileprivate var replacingPercentSpecials: String {
+        var out = ""
+        for character in self {
+            switch character {
+            case "%": out += "%25"
+            case "?": out += "%3f"
+            case "#": out += "%23"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
 }

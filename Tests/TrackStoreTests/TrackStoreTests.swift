@@ -13,6 +13,7 @@ struct TrackStoreTests {
         #expect(recovered.isEmpty)
         #expect(try store.writerPragma("journal_mode") == "wal")
         #expect(try store.writerPragma("synchronous") == "2")
+        #expect(try store.writerPragma("page_size") == "1024")
         var options = StoreOptions()
         options.synchronous = .normal
         let other = try StoreDirectory()

@@ -95,7 +95,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "trackdTests", dependencies: ["trackd", "NMEA", "GPSCore"]),
+        .testTarget(name: "trackdTests", dependencies: ["trackd", "NMEA", "GPSCore", "Simulation"]),
     ],
     swiftLanguageModes: [.v6]
 )

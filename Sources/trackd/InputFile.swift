@@ -1,5 +1,6 @@
 import GPSCore
 import NMEA
+import GPSSources
 import SystemPackage
 
 #if canImport(Glibc)
@@ -67,26 +68,7 @@ struct InputFile {
 
 /// A message for a system error: `No such file or directory (ENOENT)`.
 func describe(_ error: any Error) -> String {
-    if let errno = error as? Errno {
-        return "\(String(cString: strerror(errno.rawValue))) (\(errnoName(errno)))"
-    }
-    return "\(error)"
-}
-
-private func errnoName(_ e: Errno) -> String {
-    switch e {
-    case .noSuchFileOrDirectory: "ENOENT"
-    case .permissionDenied: "EACCES"
-    case .isDirectory: "EISDIR"
-    case .notDirectory: "ENOTDIR"
-    case .noSpace: "ENOSPC"
-    case .ioError: "EIO"
-    case .readOnlyFileSystem: "EROFS"
-    case .tooManyOpenFiles: "EMFILE"
-    case .fileExists: "EEXIST"
-    case .resourceBusy: "EBUSY"
-    default: "errno \(e.rawValue)"
-    }
+    describeSystemError(error)
 }
 
 extension InputFile {

@@ -40,14 +40,7 @@ struct Record: AsyncParsableCommand {
             "Where fixes come from: an NMEA log file, or simulate:ROUTE.", valueName: "source"))
     var source: String
 
-    @Option(help: "The accuracy tier: best-for-navigation, best, nearest-ten-meters, hundred-meters, kilometer or three-kilometers.")
-    var accuracy: DesiredAccuracy = .best
-
-    @Option(help: "The activity: other, automotive-navigation, fitness, other-navigation or airborne.")
-    var activity: ActivityType = .fitness
-
-    @Option(help: ArgumentHelp("Metres to move before the next point, or 'none' (default: the tier's).", valueName: "metres|none"))
-    var distanceFilter: String?
+    @OptionGroup var location: LocationOptions
 
     @Option(help: "The track's name (default: the log's file name, or the route).")
     var name: String?
@@ -70,11 +63,6 @@ struct Record: AsyncParsableCommand {
     var allowMissingChecksum = false
 
     func validate() throws {
-        if let filter = distanceFilter, filter != "none" {
-            guard let metres = Double(filter), metres.isFinite, metres >= 0 else {
-                throw ValidationError("--distance-filter takes a number of metres (like 5) or 'none', not '\(filter)'.")
-            }
-        }
         if let speed {
             do { _ = try ReplaySpeed.parse(speed) } catch { throw ValidationError(error.description) }
         }
@@ -82,14 +70,6 @@ struct Record: AsyncParsableCommand {
         if duration != nil, case .log = specification {
             throw ValidationError("--duration applies to simulate:ROUTE only; a log ends where it ends.")
         }
-    }
-
-    var locationConfiguration: LocationConfiguration {
-        var configuration = LocationConfiguration(desiredAccuracy: accuracy, activityType: activity)
-        if let filter = distanceFilter {
-            configuration.distanceFilter = filter == "none" ? nil : Double(filter)
-        }
-        return configuration
     }
 
     func run() async throws {
@@ -121,9 +101,9 @@ struct Record: AsyncParsableCommand {
     private func record<S: FixSource>(
         from source: S, name: String?, store: TrackStore, logger: Logger, onTerminal: Bool
     ) async throws {
-        let configuration = locationConfiguration
+        let configuration = location.configuration
         let settings = TrackSettings(
-            accuracy: accuracy.rawValue, activity: activity.rawValue,
+            accuracy: location.accuracy.rawValue, activity: location.activity.rawValue,
             distanceFilterMeters: configuration.distanceFilter, source: source.description)
         let manager = LocationManager(configuration: configuration, clock: source.clock)
         let recorder = try TrackRecorder(

@@ -3,9 +3,6 @@ import GPSCore
 import Location
 import NMEA
 
-extension DesiredAccuracy: ExpressibleByArgument {}
-extension ActivityType: ExpressibleByArgument {}
-
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the location manager over a recorded NMEA log, as fast as it goes.",
@@ -22,14 +19,7 @@ struct Replay: ParsableCommand {
     @Argument(help: "The NMEA log to replay. '-' reads standard input.")
     var log: String
 
-    @Option(help: "The accuracy tier: best-for-navigation, best, nearest-ten-meters, hundred-meters, kilometer or three-kilometers.")
-    var accuracy: DesiredAccuracy = .best
-
-    @Option(help: "The activity: other, automotive-navigation, fitness, other-navigation or airborne.")
-    var activity: ActivityType = .fitness
-
-    @Option(help: ArgumentHelp("Metres to move before the next point, or 'none' (default: the tier's).", valueName: "metres|none"))
-    var distanceFilter: String?
+    @OptionGroup var location: LocationOptions
 
     @Option(name: [.short, .customLong("output")], help: "Write the accepted points to this GPX file ('-' for standard output).")
     var output: String?
@@ -41,22 +31,9 @@ struct Replay: ParsableCommand {
     var allowMissingChecksum = false
 
     func validate() throws {
-        if let filter = distanceFilter, filter != "none" {
-            guard let metres = Double(filter), metres.isFinite, metres >= 0 else {
-                throw ValidationError("--distance-filter takes a number of metres (like 5) or 'none', not '\(filter)'.")
-            }
-        }
         if json && output == "-" {
             throw ValidationError("--json and -o - would both write to standard output; give -o a file.")
         }
-    }
-
-    var locationConfiguration: LocationConfiguration {
-        var configuration = LocationConfiguration(desiredAccuracy: accuracy, activityType: activity)
-        if let filter = distanceFilter {
-            configuration.distanceFilter = filter == "none" ? nil : Double(filter)
-        }
-        return configuration
     }
 
     func run() throws {
@@ -70,7 +47,7 @@ struct Replay: ParsableCommand {
         }
         defer { TemporaryFileGuard.clear() }
 
-        var replay = ReplayRun(configuration: locationConfiguration)
+        var replay = ReplayRun(configuration: location.configuration)
         var conversion = out.map { out in
             Conversion(trackName: defaultTrackName(for: log), seekable: !out.isStream) { bytes throws(CLIError) in
                 try out.write(bytes)

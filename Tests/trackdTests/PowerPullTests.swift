@@ -1,28 +1,17 @@
 import Foundation
+import Simulation
 import Testing
 
 /// A recorder SIGKILLed at random moments, as a power cut would stop it: nothing committed
 /// is lost, the store stays sound, and the next recorder closes the track as recovered.
 @Suite("trackd record survives SIGKILL")
 struct PowerPullTests {
-    /// SplitMix64: the same delays on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("eight kills at random moments lose no committed point, and each track is recovered by the next recorder")
     func killsAreRecovered() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("tracks.sqlite")
-        var random = SeededGenerator(state: 20_240_914)
+        var random = RandomSource(seed: 20_240_914)
         let record = ["record", "--source", Support.sample.path, "--speed", "50", "--store", store.path]
 
         var killed: [(id: Int, points: Int)] = []

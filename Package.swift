@@ -36,12 +36,18 @@ let package = Package(
         ),
         // Simulated receivers along named routes: NMEA sentences and the true path. Pure.
         .target(name: "Simulation", dependencies: ["GPSCore"]),
-        // Where fixes come from: recorded logs and the simulator, paced by their own time
-        // (gpsd and serial receivers join them). Every source yields the same events.
+        // C marshalling over libgps (Debian's libgps-dev): one function per thing Swift
+        // cannot call or read directly. No logic.
+        .target(
+            name: "CGPSShim",
+            linkerSettings: [.linkedLibrary("gps")]
+        ),
+        // Where fixes come from: gpsd, a serial receiver, recorded logs and the simulator.
+        // Every source yields the same events.
         .target(
             name: "GPSSources",
             dependencies: [
-                "GPSCore", "NMEA", "Simulation",
+                "GPSCore", "NMEA", "Simulation", "CGPSShim",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -100,8 +100,8 @@ final class BackgroundProcess: @unchecked Sendable {
     init(_ arguments: [String], executable: URL = Support.trackd, in directory: URL, label: String = "trackd") throws {
         stdoutFile = directory.appendingPathComponent("\(label).stdout")
         stderrFile = directory.appendingPathComponent("\(label).stderr")
-        FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
         process.executableURL = executable
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice

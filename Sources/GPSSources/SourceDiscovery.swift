@@ -14,10 +14,31 @@ public enum SourceDiscovery {
     public static func gpsdBanner(host: String, port: Int, timeout: Duration = .milliseconds(500)) -> String? {
         guard let fd = connect(host: host, port: port, timeout: timeout) else { return nil }
         defer { close(fd) }
+        let text = readLines(fd, until: "\"class\":\"VERSION\"", timeout: timeout)
+        return text.split(separator: "\n").first { $0.contains("\"class\":\"VERSION\"") }.map(String.init)
+    }
+
+    /// gpsd's `DEVICES` report (JSON, one line): the devices it reads, with their paths,
+    /// drivers and rates. `nil` when gpsd does not answer within `timeout`.
+    public static func gpsdDevices(host: String, port: Int, timeout: Duration = .seconds(1)) -> String? {
+        guard let fd = connect(host: host, port: port, timeout: timeout) else { return nil }
+        defer { close(fd) }
+        guard readLines(fd, until: "\"class\":\"VERSION\"", timeout: timeout).contains("VERSION") else { return nil }
+        let query = Array("?DEVICES;\n".utf8)
+        guard query.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == query.count else { return nil }
+        let text = readLines(fd, until: "\"class\":\"DEVICES\"", timeout: timeout)
+        return text.split(separator: "\n").first { $0.contains("\"class\":\"DEVICES\"") }.map(String.init)
+    }
+
+    /// What arrives on `fd` until a complete line contains `marker`, or `timeout` passes.
+    private static func readLines(_ fd: Int32, until marker: String, timeout: Duration) -> String {
         var text = ""
-        var buffer = [UInt8](repeating: 0, count: 1024)
+        var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, !text.contains("\n") {
+        func done() -> Bool {
+            text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains { $0.contains(marker) }
+        }
+        while ContinuousClock.now < deadline, !done() {
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let left = ContinuousClock.now.duration(to: deadline)
             let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
@@ -26,7 +47,7 @@ public enum SourceDiscovery {
             guard n > 0 else { break }
             text += String(decoding: buffer[0..<n], as: UTF8.self)
         }
-        return text.contains("\"class\":\"VERSION\"") ? text.split(separator: "\n").first.map(String.init) : nil
+        return text
     }
 
     /// The device nodes in `directory` that may be GPS receivers, in the order `auto` tries

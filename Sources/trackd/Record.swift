@@ -37,8 +37,12 @@ struct Record: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where fixes come from: an NMEA log file, or simulate:ROUTE.", valueName: "source"))
-    var source: String
+            "Where fixes come from: auto, gpsd[://HOST[:PORT]], a device (/dev/ttyACM0), an NMEA log file, or simulate:ROUTE.",
+            valueName: "source"))
+    var source: String = "auto"
+
+    @Option(help: ArgumentHelp("The serial receiver's baud rate (default: detected).", valueName: "rate"))
+    var baud: Int?
 
     @OptionGroup var location: LocationOptions
 
@@ -67,8 +71,22 @@ struct Record: AsyncParsableCommand {
             do { _ = try ReplaySpeed.parse(speed) } catch { throw ValidationError(error.description) }
         }
         let specification = try SourceSpecification(source)
-        if duration != nil, case .log = specification {
-            throw ValidationError("--duration applies to simulate:ROUTE only; a log ends where it ends.")
+        if duration != nil {
+            guard case .simulate = specification else {
+                throw ValidationError("--duration applies to simulate:ROUTE only.")
+            }
+        }
+        if speed != nil && !specification.isReplayed {
+            throw ValidationError("--speed applies to a log or simulate:ROUTE; a live receiver sends in real time.")
+        }
+        if let baud {
+            guard case .device = specification else {
+                throw ValidationError("--baud applies to a serial device (--source /dev/...).")
+            }
+            guard BaudRate(rawValue: baud) != nil else {
+                let rates = BaudRate.allCases.map { String($0.rawValue) }.joined(separator: ", ")
+                throw ValidationError("--baud must be one of \(rates), not \(baud).")
+            }
         }
     }
 
@@ -77,6 +95,7 @@ struct Record: AsyncParsableCommand {
         let onTerminal = isatty(STDERR_FILENO) == 1
         let logger = Record.makeLogger(onTerminal: onTerminal)
         let specification = try SourceSpecification(source)
+        let (resolved, detectedBaud) = try await Record.resolve(specification, logger: logger)
 
         let (path, isDefault) = storeLocation.resolved
         if isDefault { StoreLocation.createDirectories(for: path) }
@@ -85,7 +104,15 @@ struct Record: AsyncParsableCommand {
             writeStandardError("trackd: \(TrackDescription.recovered(track)) in \(path)\n")
         }
 
-        switch specification {
+        switch resolved {
+        case .auto:
+            preconditionFailure("resolve never returns auto")
+        case .gpsd(let address):
+            try await record(from: GPSDSource(address: address), name: name, store: store, logger: logger, onTerminal: onTerminal)
+        case .device(let path):
+            let source = SerialSource(
+                path: path, baud: baud, allowMissingChecksum: allowMissingChecksum, rememberedBaud: detectedBaud)
+            try await record(from: source, name: name, store: store, logger: logger, onTerminal: onTerminal)
         case .log(let file):
             let speed = try speed.map(ReplaySpeed.parse) ?? .max
             let source = LogFileSource(path: file, speed: speed, allowMissingChecksum: allowMissingChecksum)
@@ -122,10 +149,47 @@ struct Record: AsyncParsableCommand {
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            // A source that failed before its first fix (gpsd not running, a tty that is not
+            // a GPS) leaves no empty track behind.
+            if let track = try? store.track(.id(recorder.trackID)), track.rawFixes == 0, track.state != .recording {
+                try? store.delete(track: track.id)
+            }
+            throw error
+        }
 
         let track = try store.track(.id(recorder.trackID))
+        if track.rawFixes == 0 {
+            try store.delete(track: track.id)
+            writeStandardError("trackd: no fix was received from \(source.description); no track was kept\n")
+            return
+        }
         writeStandardError("trackd: \(TrackDescription.recorded(track)) -> \(store.path)\n")
+    }
+
+    /// What `auto` means here and now: gpsd when it answers on localhost, else the first
+    /// receiver device (udev's /dev/gps*, then /dev/ttyACM*, /dev/ttyUSB*) that speaks NMEA.
+    /// For a device found by probing, also the rate it answered at.
+    static func resolve(_ specification: SourceSpecification, logger: Logger) async throws -> (SourceSpecification, BaudRate?) {
+        guard case .auto = specification else { return (specification, nil) }
+        let gpsd = GPSDAddress()
+        if SourceDiscovery.gpsdBanner(host: gpsd.host, port: gpsd.port) != nil {
+            logger.info("gpsd answers on \(gpsd); reading from it")
+            return (.gpsd(gpsd), nil)
+        }
+        let candidates = SourceDiscovery.receiverCandidates()
+        for path in candidates {
+            do {
+                let baud = try await SerialSource.detectBaud(path: path, detectionTimeout: .seconds(2))
+                logger.info("\(path) speaks NMEA at \(baud.rawValue) baud; reading from it")
+                return (.device(path), baud)
+            } catch let error as SourceError {
+                logger.info("\(path): \(error)")
+            }
+        }
+        throw SourceSelectionError.nothingFound(tried: candidates)
     }
 
     private static func makeLogger(onTerminal: Bool) -> Logger {
@@ -159,21 +223,50 @@ struct Record: AsyncParsableCommand {
 
 /// What `--source` names.
 enum SourceSpecification: Hashable {
+    /// gpsd on localhost if it answers, else the first receiver device that speaks NMEA.
+    case auto
+    case gpsd(GPSDAddress)
+    /// A serial receiver's device node (`/dev/ttyACM0`, `/dev/gps0`).
+    case device(String)
     case log(String)
     case simulate(Route)
 
     init(_ text: String) throws(ValidationError) {
-        if text.hasPrefix("simulate:") {
+        if text == "auto" {
+            self = .auto
+        } else if GPSDAddress.isGPSDAddress(text) {
+            do {
+                self = .gpsd(try GPSDAddress.parse(text))
+            } catch {
+                throw ValidationError(error.description)
+            }
+        } else if text.hasPrefix("simulate:") {
             let name = String(text.dropFirst("simulate:".count))
             guard let route = Route(rawValue: name) else {
                 let routes = Route.allCases.map(\.rawValue).joined(separator: ", ")
                 throw ValidationError("Unknown route '\(name)' in --source \(text); the routes are \(routes).")
             }
             self = .simulate(route)
+        } else if text.hasPrefix("/dev/") || SourceSpecification.isCharacterDevice(text) {
+            self = .device(text)
         } else if text.isEmpty {
-            throw ValidationError("--source needs a log file or simulate:ROUTE.")
+            throw ValidationError("--source needs auto, gpsd[://HOST[:PORT]], a device such as /dev/ttyACM0, a log file, or simulate:ROUTE.")
         } else {
             self = .log(text)
+        }
+    }
+
+    /// Whether `path` is (or links to) a character device: a tty, wherever its name lives.
+    static func isCharacterDevice(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR
+    }
+
+    /// Whether the source is replayed (and takes --speed).
+    var isReplayed: Bool {
+        switch self {
+        case .log, .simulate: true
+        case .auto, .gpsd, .device: false
         }
     }
 }
@@ -196,5 +289,18 @@ enum TrackDescription {
     static func recovered(_ track: TrackSummary) -> String {
         let end = track.end.map { " at its last point, \($0)" } ?? " (it had no point)"
         return "\(label(track)) was interrupted (the recorder was killed or lost power); closed\(end) and marked recovered: \(totals(track))"
+    }
+}
+
+/// `--source auto` found nothing to read.
+enum SourceSelectionError: Error, CustomStringConvertible {
+    case nothingFound(tried: [String])
+
+    var description: String {
+        switch self {
+        case .nothingFound(let tried):
+            let devices = tried.isEmpty ? "no /dev/gps*, /dev/ttyACM* or /dev/ttyUSB* exists" : "none of \(tried.joined(separator: ", ")) sends NMEA"
+            return "no GPS receiver found: gpsd does not answer on localhost:2947, and \(devices); plug the receiver in (`trackd sources` shows what trackd sees), or give --source"
+        }
     }
 }

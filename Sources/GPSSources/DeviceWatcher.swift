@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Looks for a device node that went away (a receiver unplugged) to come back.
+///
+/// A path is present when it resolves to a file: a symbolic link that udev gives the
+/// receiver (/dev/serial/by-id/…, /dev/gps0) is present only while it points at a device
+/// that exists. The waits block the calling thread: call them on a reader thread, never on
+/// the concurrency pool.
+enum DeviceWatcher {
+    /// How often to look for the device: 250 ms, quick enough that few fixes are lost after a
+    /// replug, rare enough to cost nothing.
+    static let pollInterval = Duration.milliseconds(250)
+
+    /// Whether `path` resolves to an existing file (following symbolic links).
+    static func isPresent(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+
+    /// Blocks until `path` is present or `isStopped` turns true, looking every ``pollInterval``;
+    /// returns whether it is present.
+    static func waitUntilPresent(_ path: String, isStopped: () -> Bool) -> Bool {
+        while !isStopped() {
+            if isPresent(path) { return true }
+            pause(pollInterval)
+        }
+        return false
+    }
+
+    /// Blocks the calling thread for `duration` (the rest of it after a signal, too).
+    static func pause(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
+            request = remaining
+        }
+    }
+}

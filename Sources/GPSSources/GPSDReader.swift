@@ -1,3 +1,5 @@
+import GPSCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,6 +15,10 @@ import Darwin
 struct GPSDReader {
     /// The longest one wait for a report blocks: how soon a stopped source lets go of gpsd.
     static let waitMicroseconds: Int32 = 250_000
+    /// How long a fix waits for a more complete report of the same time. gpsd sends one TPV
+    /// per position sentence of an epoch (2 to 4 for most receivers), each more complete than
+    /// the last, within milliseconds; the manager takes one fix per time, so the last wins.
+    static let epochQuietMicroseconds: Int32 = 100_000
     /// The longest one slice of a reconnect delay sleeps, for the same reason.
     static let sleepSlice = Duration.milliseconds(100)
 
@@ -27,19 +33,32 @@ struct GPSDReader {
         var connection = try GPSDConnection.open(address, device: device)
         control.yield(.connected("gpsd \(address)"))
         var sky: GPSDSky?
+        var pending: Fix?
         var backoff = ReconnectBackoff()
+        func flush() {
+            if let fix = pending { control.yield(.fix(fix)) }
+            pending = nil
+        }
         while !control.isStopped {
-            switch connection.read(timeoutMicroseconds: Self.waitMicroseconds) {
+            let wait = pending == nil ? Self.waitMicroseconds : Self.epochQuietMicroseconds
+            switch connection.read(timeoutMicroseconds: wait) {
             case .report(let report):
                 if GPSDFixMapping.isSKY(report) {
                     sky = GPSDFixMapping.sky(from: report)
                 }
                 if let fix = GPSDFixMapping.fix(from: report, sky: sky) {
-                    control.yield(.fix(fix))
+                    if let held = pending, held.time == fix.time {
+                        // The same epoch again: keep the more complete report.
+                        if fix.mode.rawValue >= held.mode.rawValue { pending = fix }
+                    } else {
+                        flush()
+                        pending = fix
+                    }
                 }
             case .nothing:
-                continue
+                flush()
             case .closed:
+                flush()
                 connection.close()
                 control.yield(.lost("gpsd at \(address) went away"))
                 guard reconnect, let again = reconnectAfterLoss(&backoff, control) else { return }
@@ -48,6 +67,7 @@ struct GPSDReader {
                 control.yield(.resumed("gpsd \(address)"))
             }
         }
+        flush()
     }
 
     /// Tries to connect again, waiting as `backoff` says between attempts, until it succeeds

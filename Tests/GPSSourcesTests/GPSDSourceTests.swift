@@ -63,6 +63,9 @@ struct GPSDSourceTests {
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+        // gpsd's several TPVs of one epoch come out as one fix per time.
+        let repeated = fromGPSD.filter { $0.value.count > 1 }.keys.sorted()
+        #expect(repeated.isEmpty, "\(repeated.count) times came more than once")
         #expect(common.filter { parsed[$0]?.hasPosition == true }.count >= 10)
         #expect(got.contains { $0.accuracy?.source == .gpsd && $0.accuracy?.verticalMeters != nil })
         // The latest SKY's satellites and DOPs ride on the TPV fixes after it.

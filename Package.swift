@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "GPSSources", targets: ["GPSSources"]),
         .library(name: "TrackStore", targets: ["TrackStore"]),
+        .library(name: "Chime", targets: ["Chime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,6 +52,22 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // C marshalling over libasound (Debian's libasound2-dev): open a PCM, set its format,
+        // write, drain, close. No logic.
+        .target(
+            name: "CALSAShim",
+            linkerSettings: [.linkedLibrary("asound")]
+        ),
+        // Audible chimes: tones synthesised once (pure), played through ALSA on a thread of
+        // their own behind a small queue that drops bursts, never holding up the recording.
+        .target(
+            name: "Chime",
+            dependencies: [
+                "CALSAShim",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The crash-safe SQLite store of tracks, segments, points and raw fixes, and the
         // recorder that commits a running track in short transactions.
         .target(
@@ -66,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "trackd",
             dependencies: [
-                "GPSCore", "NMEA", "GPX", "Location", "Simulation", "GPSSources", "TrackStore",
+                "GPSCore", "NMEA", "GPX", "Location", "Simulation", "GPSSources", "TrackStore", "Chime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
@@ -91,6 +108,10 @@ let package = Package(
         .testTarget(
             name: "GPSSourcesTests",
             dependencies: ["GPSSources", "GPSCore", "NMEA", "Simulation", .product(name: "Clocks", package: "swift-clocks")]
+        ),
+        .testTarget(
+            name: "ChimeTests",
+            dependencies: ["Chime", "CALSAShim", .product(name: "Clocks", package: "swift-clocks")]
         ),
         .testTarget(
             name: "TrackStoreTests",

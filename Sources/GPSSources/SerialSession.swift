@@ -51,11 +51,27 @@ final class SerialSession {
 
     /// Opens the device and detects its rate; nil when the consumer stopped first.
     func detectOnly(_ control: ReaderThread.Control<BaudRate>) throws(SourceError) -> BaudRate? {
+        try probeOnly(listening: .zero, isStopped: { control.isStopped })?.rate
+    }
+
+    /// Detects the rate, then goes on listening for `listening`; the rate and every byte read
+    /// at it. Nil when stopped.
+    func probeOnly(listening: Duration, isStopped: () -> Bool) throws(SourceError) -> (rate: BaudRate, bytes: [UInt8])? {
         let rates = settings.rates(first: nil)
         let port = try SerialPort.open(path, baud: rates.first ?? .b9600)
         defer { port.close() }
-        switch try detect(port, rates: rates, isStopped: { control.isStopped }) {
-        case .found(let rate, _): return rate
+        switch try detect(port, rates: rates, isStopped: isStopped) {
+        case .found(let rate, var bytes):
+            let clock = ContinuousClock()
+            let end = clock.now + listening
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+            defer { buffer.deallocate() }
+            while clock.now < end, !isStopped() {
+                guard case .bytes(let n) = port.read(into: buffer, timeout: min(clock.now.duration(to: end), .milliseconds(250)))
+                else { continue }
+                bytes += buffer.prefix(n)
+            }
+            return (rate, bytes)
         case .stopped: return nil
         case .gone(let reason): throw .cannotConfigure(path: path, reason: "it went away (\(reason)) while its baud rate was detected")
         }

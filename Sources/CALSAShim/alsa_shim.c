@@ -1,0 +1,1 @@
+#include "alsa_shim.h"

@@ -40,10 +40,10 @@ extension SerialSource {
     ///   is cancelled.
     public static func probe(
         path: String, listening: Duration = .seconds(2), allowMissingChecksum: Bool = false,
-        detectionTimeout: Duration = .seconds(4)
+        detectionTimeout: Duration = .seconds(4), rememberedBaud: BaudRate? = nil
     ) async throws -> SerialProbe {
         let settings = SerialSettings(
-            path: path, fixedBaud: nil, remembered: nil,
+            path: path, fixedBaud: nil, remembered: rememberedBaud,
             allowMissingChecksum: allowMissingChecksum, detectionTimeout: detectionTimeout)
         let counters = SerialCounters()
         let results = ReaderThread.stream(of: SerialProbe.self, name: "probe \(path)") { control in

@@ -50,10 +50,6 @@ final class SerialSession {
     }
 
     /// Opens the device and detects its rate; nil when the consumer stopped first.
-    func detectOnly(_ control: ReaderThread.Control<BaudRate>) throws(SourceError) -> BaudRate? {
-        try probeOnly(listening: .zero, isStopped: { control.isStopped })?.rate
-    }
-
     /// Detects the rate, then goes on listening for `listening`; the rate and every byte read
     /// at it. Nil when stopped.
     func probeOnly(listening: Duration, isStopped: () -> Bool) throws(SourceError) -> (rate: BaudRate, bytes: [UInt8])? {

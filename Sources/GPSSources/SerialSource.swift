@@ -92,17 +92,10 @@ public struct SerialSource: FixSource {
         path: String, allowMissingChecksum: Bool = false, detectionTimeout: Duration = .seconds(4),
         rememberedBaud: BaudRate? = nil
     ) async throws -> BaudRate {
-        let settings = SerialSettings(
-            path: path, fixedBaud: nil, remembered: rememberedBaud,
-            allowMissingChecksum: allowMissingChecksum, detectionTimeout: detectionTimeout)
-        let counters = SerialCounters()
-        let rates = ReaderThread.stream(of: BaudRate.self, name: "baud detection \(path)") { control in
-            if let rate = try SerialSession(settings, counters: counters).detectOnly(control) {
-                control.yield(rate)
-            }
-        }
-        for try await rate in rates { return rate }
-        throw CancellationError()
+        try await probe(
+            path: path, listening: .zero, allowMissingChecksum: allowMissingChecksum,
+            detectionTimeout: detectionTimeout, rememberedBaud: rememberedBaud
+        ).baud
     }
 
     /// Starts the reader thread at the first ``next()`` and hands on its events.

@@ -105,9 +105,19 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSCore", "NMEA"]),
+        // What the live-source tests share: a real gpsd on a pty, the pty itself (a receiver
+        // that can be unplugged), and NMEA logs cut into epochs.
+        .target(
+            name: "TrackdTestSupport",
+            dependencies: ["GPSSources", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Tests/TrackdTestSupport"
+        ),
         .testTarget(
             name: "GPSSourcesTests",
-            dependencies: ["GPSSources", "GPSCore", "NMEA", "Simulation", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: [
+                "GPSSources", "GPSCore", "NMEA", "Simulation", "TrackdTestSupport",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
         .testTarget(
             name: "ChimeTests",
@@ -122,7 +132,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "trackdTests", dependencies: ["trackd", "NMEA", "GPSCore", "Simulation"]),
+        .testTarget(name: "trackdTests", dependencies: ["trackd", "NMEA", "GPSCore", "Simulation", "TrackdTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

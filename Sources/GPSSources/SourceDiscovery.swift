@@ -15,7 +15,7 @@ public enum SourceDiscovery {
         guard let fd = connect(host: host, port: port, timeout: timeout) else { return nil }
         defer { close(fd) }
         let text = readLines(fd, until: "\"class\":\"VERSION\"", timeout: timeout)
-        return text.split(separator: "\n").first { $0.contains("\"class\":\"VERSION\"") }.map(String.init)
+        return text.split(whereSeparator: \.isNewline).first { $0.contains("\"class\":\"VERSION\"") }.map(String.init)
     }
 
     /// gpsd's `DEVICES` report (JSON, one line): the devices it reads, with their paths,
@@ -27,7 +27,7 @@ public enum SourceDiscovery {
         let query = Array("?DEVICES;\n".utf8)
         guard query.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == query.count else { return nil }
         let text = readLines(fd, until: "\"class\":\"DEVICES\"", timeout: timeout)
-        return text.split(separator: "\n").first { $0.contains("\"class\":\"DEVICES\"") }.map(String.init)
+        return text.split(whereSeparator: \.isNewline).first { $0.contains("\"class\":\"DEVICES\"") }.map(String.init)
     }
 
     /// What arrives on `fd` until a complete line contains `marker`, or `timeout` passes.
@@ -36,7 +36,8 @@ public enum SourceDiscovery {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = ContinuousClock.now + timeout
         func done() -> Bool {
-            text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains { $0.contains(marker) }
+            // gpsd ends its lines with CR LF, one Character to Swift: split at any line end.
+            text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).dropLast().contains { $0.contains(marker) }
         }
         while ContinuousClock.now < deadline, !done() {
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

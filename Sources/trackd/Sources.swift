@@ -21,6 +21,9 @@ struct Sources: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long to listen at each baud rate, in seconds.", valueName: "seconds"))
     var listen: Double = 2
 
+    @Option(help: ArgumentHelp("Where to look for receiver device nodes.", valueName: "directory"))
+    var devices: String = "/dev"
+
     func validate() throws {
         guard listen > 0 && listen <= 60 else {
             throw ValidationError("--listen takes seconds between 0 and 60, such as 2.")
@@ -41,25 +44,32 @@ struct Sources: AsyncParsableCommand {
         } else {
             print("gpsd \(address): not answering (not installed, not running, or another port)")
         }
-        let candidates = SourceDiscovery.receiverCandidates()
+        let candidates = SourceDiscovery.receiverCandidates(in: devices)
         if candidates.isEmpty {
-            print("no /dev/gps*, /dev/ttyACM* or /dev/ttyUSB*: no USB receiver is plugged in (dmesg shows what the kernel saw)")
+            print("no \(devices)/gps*, \(devices)/ttyACM* or \(devices)/ttyUSB*: no USB receiver is plugged in (dmesg shows what the kernel saw)")
         }
         for path in candidates {
             do {
-                let baud = try await SerialSource.detectBaud(path: path, detectionTimeout: .milliseconds(Int64(listen * 1000)))
-                print("\(path): NMEA at \(baud.rawValue) baud")
+                let probe = try await SerialSource.probe(
+                    path: path, listening: .milliseconds(Int64(listen * 1000)),
+                    detectionTimeout: .milliseconds(Int64(listen * 1000)))
+                var line = "\(path): NMEA at \(probe.baud.rawValue) baud"
+                if !probe.talkers.isEmpty { line += ", talkers " + probe.talkers.joined(separator: " ") }
+                if !probe.sentenceTypes.isEmpty { line += ", sentences " + probe.sentenceTypes.joined(separator: " ") }
+                print(line)
                 usable.append("--source \(path)")
             } catch let error as SourceError {
-                print("\(path): \(error)")
+                // The error names the device.
+                print("\(error)")
             }
         }
-        if let first = usable.first {
-            print("trackd record --source auto would use: \(first)")
-        } else {
+        guard let first = usable.first else {
             print("nothing to record from")
             throw ExitCode(1)
         }
+        // `auto` looks only at gpsd on localhost:2947 and at /dev.
+        let auto = address == GPSDAddress() && devices == "/dev"
+        print("to record: trackd record \(first)" + (auto ? " (what --source auto picks)" : ""))
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import GPSCore
 @testable import GPSSources
 import Testing
+import TrackdTestSupport
 
 /// Against a real gpsd on a pty: one gpsd process per test, so the suite is serialized.
 @Suite("gpsd source against a real gpsd", .serialized, .timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
 import Foundation
 import SystemPackage
 import Testing
+import TrackdTestSupport
 @testable import GPSSources
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import GPSCore
 import GPSSources
 import NMEA
 import Testing
+import TrackdTestSupport
 
 // The source reads a real pseudo-terminal (see `PseudoTerminal`). A pty ignores baud rates,
 // so detection on it accepts the first rate tried; which rate a real receiver needs is
@@ -137,7 +138,7 @@ struct SerialSourceTests {
     func onlyGarbage() async throws {
         let pty = try PseudoTerminal()
         let writer = pty.keepWriting(ubxFrames(10))
-        defer { writer.set() }
+        defer { writer.stop() }
         let source = SerialSource(path: pty.slavePath, detectionTimeout: .milliseconds(200))
         let (events, error) = await drain(source)
         #expect(events.isEmpty)
@@ -210,7 +211,7 @@ struct SerialSourceTests {
     func detectBaud() async throws {
         let pty = try PseudoTerminal()
         let writer = pty.keepWriting(Array(Log.rmc(at: [0, 1, 2]).utf8))
-        defer { writer.set() }
+        defer { writer.stop() }
         #expect(try await SerialSource.detectBaud(path: pty.slavePath) == .b9600)
         #expect(try await SerialSource.detectBaud(path: pty.slavePath, rememberedBaud: .b115200) == .b115200)
     }

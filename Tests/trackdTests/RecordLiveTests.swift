@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackdTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -9,56 +10,8 @@ import Glibc
 /// a symbolic link standing in for udev's `/dev/gps0`.
 @Suite("trackd record from a serial receiver", .serialized, .timeLimit(.minutes(2)))
 struct RecordLiveTests {
-    /// A pseudo-terminal pair; the test writes NMEA to `master`, trackd reads `slavePath`.
-    final class Terminal {
-        var master: Int32 = -1
-        var slave: Int32 = -1
-        let slavePath: String
-
-        init() throws {
-            var name = [CChar](repeating: 0, count: 128)
-            guard openpty(&master, &slave, &name, nil, nil) == 0 else { throw POSIXError(.EIO) }
-            // Writes never block the test when nobody reads: what does not fit is dropped.
-            _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
-            slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-
-        func write(_ text: String) {
-            let bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
-                if n <= 0 { return }
-                offset += n
-            }
-        }
-
-        /// Unplugs: both ends closed.
-        func close() {
-            if master >= 0 { Glibc.close(master) }
-            if slave >= 0 { Glibc.close(slave) }
-            master = -1
-            slave = -1
-        }
-
-        deinit { close() }
-    }
-
-    /// The sample's epochs (each from its RMC up to the next), as text.
-    static let epochs: [String] = {
-        let text = (try? String(contentsOf: Support.sample, encoding: .utf8)) ?? ""
-        var epochs: [String] = []
-        var current = ""
-        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("$") {
-            if line.hasPrefix("$GNRMC") || line.hasPrefix("$GPRMC"), !current.isEmpty {
-                epochs.append(current)
-                current = ""
-            }
-            current += line + "\r\n"
-        }
-        if !current.isEmpty { epochs.append(current) }
-        return epochs
-    }()
+    /// The sample's epochs, as text.
+    static let epochs: [String] = (try? NMEAEpochs.split(contentsOf: Support.sample)) ?? []
 
     @Test("unplugging ends the segment, nothing before it is lost, and replugging resumes into a new segment")
     func unplugAndReplug() throws {
@@ -69,15 +22,15 @@ struct RecordLiveTests {
         let epochs = Self.epochs
         try #require(epochs.count > 400)
 
-        let first = try Terminal()
+        let first = try PseudoTerminal()
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: first.slavePath)
         // Something to detect the baud rate on before trackd starts listening.
         let recorder = try BackgroundProcess(["record", "--source", link, "--store", store.path], in: dir)
         defer { recorder.stop() }
         var next = 0
-        func feed(_ terminal: Terminal, epochs count: Int) {
+        func feed(_ terminal: PseudoTerminal, epochs count: Int) {
             for _ in 0..<count where next < epochs.count {
-                terminal.write(epochs[next])
+                terminal.writeNow(epochs[next])
                 next += 1
                 usleep(20_000)
             }
@@ -100,7 +53,7 @@ struct RecordLiveTests {
         #expect(recorder.isRunning, "trackd waits for the receiver")
 
         // Replug: a new device behind the same link.
-        let second = try Terminal()
+        let second = try PseudoTerminal()
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: second.slavePath)
         #expect(Support.waitUntil(atMost: 30) {
             feed(second, epochs: 10)
@@ -128,12 +81,12 @@ struct RecordLiveTests {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("tracks.sqlite")
-        let terminal = try Terminal()
+        let terminal = try PseudoTerminal()
         let recorder = try BackgroundProcess(["record", "--source", terminal.slavePath, "--baud", "9600", "--store", store.path], in: dir)
         defer { recorder.stop() }
         var random = SystemRandomNumberGenerator()
         let ended = Support.waitUntil(atMost: 30) {
-            terminal.write(String((0..<200).map { _ in Character(UnicodeScalar(UInt8.random(in: 33...126, using: &random))) }))
+            terminal.writeNow(String((0..<200).map { _ in Character(UnicodeScalar(UInt8.random(in: 33...126, using: &random))) }))
             return !recorder.isRunning
         }
         #expect(ended)

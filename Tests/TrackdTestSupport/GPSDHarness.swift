@@ -6,60 +6,55 @@ import Synchronization
 import Glibc
 #endif
 
-/// A real gpsd reading NMEA from a pseudo-terminal, listening on a free TCP port.
+/// A real gpsd reading NMEA from a pseudo-terminal, listening on a TCP port.
 ///
-/// The harness holds both ends of the pty: gpsd opens the slave by its path, the test
+/// The harness holds the ``PseudoTerminal``: gpsd opens the slave by its path, the test
 /// writes a receiver's sentences into the master. gpsd runs with `-N -n -b` (foreground,
 /// device open without clients, read-only: it never reconfigures the "receiver"), spawned
-/// with `posix_spawn`, an empty signal mask and default signal handlers, so that SIGTERM
-/// stops it whatever the test process blocks. It can be stopped and started again on the
-/// same port and pty; `deinit` stops it and reaps it.
-final class GPSDHarness: Sendable {
+/// with `posix_spawn`, an empty signal mask and default signal handlers, in a process group
+/// of its own, so that SIGTERM stops it whatever the test process blocks. It can be stopped
+/// and started again on the same port and pty; a new harness can take over the port of one
+/// that was stopped (gpsd restarted with a receiver plugged in anew); `deinit` stops gpsd
+/// and reaps it.
+public final class GPSDHarness: Sendable {
     /// How long gpsd gets to come up and take its device, or to stop after SIGTERM.
-    static let bound = Duration.seconds(10)
+    public static let bound = Duration.seconds(10)
 
-    let port: Int
-    let slavePath: String
-    private let master: Int32
-    private let slave: Int32
+    /// The TCP port gpsd listens on.
+    public let port: Int
+    /// The receiver gpsd reads: the test writes NMEA into it.
+    public let terminal: PseudoTerminal
     private let directory: URL
     private let pid = Mutex<pid_t?>(nil)
 
-    /// gpsd on this harness's port, by IPv4 loopback (gpsd listens on ::1 too).
-    var address: GPSDAddress { GPSDAddress(host: "127.0.0.1", port: port) }
+    /// The pty's slave, the device gpsd reads (`/dev/pts/N`).
+    public var slavePath: String { terminal.slavePath }
 
-    /// Opens a pty, picks a free port and starts gpsd on them.
-    init() throws {
-        var master: Int32 = -1
-        var slave: Int32 = -1
-        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw HarnessError("openpty failed: errno \(errno)") }
-        self.master = master
-        self.slave = slave
-        // Raw, so nothing the test writes is echoed back or rewritten before gpsd sets the line up.
-        var settings = termios()
-        tcgetattr(slave, &settings)
-        cfmakeraw(&settings)
-        tcsetattr(slave, TCSANOW, &settings)
-        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
-        slavePath = String(cString: ttyname(slave))
+    /// gpsd on this harness's port, by IPv4 loopback (gpsd listens on ::1 too).
+    public var address: GPSDAddress { GPSDAddress(host: "127.0.0.1", port: port) }
+
+    /// Opens a new pty and starts gpsd on it, listening on `port` (a free port when nil).
+    ///
+    /// - Throws: ``HarnessError`` when there is no pty or free port, or gpsd does not start;
+    ///   see ``start()``.
+    public init(port: Int? = nil) throws {
+        terminal = try PseudoTerminal()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-harness-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        self.port = try port ?? Self.freePort()
         try start()
     }
 
     deinit {
         stop()
-        close(master)
-        close(slave)
+        terminal.close()
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Starts gpsd and returns once it answers on its port with its device activated.
     ///
     /// - Throws: when gpsd is not installed, exits, or is not ready within ``bound``.
-    func start() throws {
+    public func start() throws {
         guard let gpsd = ["/usr/sbin/gpsd", "/usr/local/sbin/gpsd", "/usr/bin/gpsd"].first(where: {
             FileManager.default.isExecutableFile(atPath: $0)
         }) else { throw HarnessError("gpsd is not installed (apt-get install gpsd)") }
@@ -84,7 +79,7 @@ final class GPSDHarness: Sendable {
     }
 
     /// Stops gpsd: SIGTERM, then SIGKILL if it has not exited within ``bound``; reaps it.
-    func stop() {
+    public func stop() {
         guard let child = pid.withLock({ pid in defer { pid = nil }; return pid }) else { return }
         kill(child, SIGTERM)
         let deadline = ContinuousClock.now.advanced(by: Self.bound)
@@ -97,33 +92,17 @@ final class GPSDHarness: Sendable {
         waitpid(child, &status, 0)
     }
 
-    /// Writes `text` into the pty, as the receiver would send it.
-    func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { raw in
-                Glibc.write(master, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-            }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return
-            }
-            offset += count
-        }
-        bytes.removeAll()
-    }
-
-    /// Writes `epochs` one at a time, `gap` apart, so that gpsd sees reporting cycles.
-    func feed(_ epochs: [String], gap: Duration = .milliseconds(25)) async throws {
+    /// Writes `epochs` one at a time, `gap` apart, so that gpsd sees reporting cycles. Each
+    /// is written whole, from a thread of the pty's (see ``PseudoTerminal/write(_:)-(String)``).
+    public func feed(_ epochs: [String], gap: Duration = .milliseconds(25)) async throws {
         for epoch in epochs {
-            write(epoch)
+            try await terminal.write(epoch)
             try await Task.sleep(for: gap)
         }
     }
 
     /// What gpsd logged, for failure messages.
-    var log: String {
+    public var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("gpsd.log"), encoding: .utf8)) ?? ""
     }
 
@@ -149,7 +128,8 @@ final class GPSDHarness: Sendable {
             let count = read(fd, &buffer, buffer.count)
             guard count > 0 else { return false }
             received += String(decoding: buffer[0..<count], as: UTF8.self)
-            if let line = received.split(separator: "\n").first(where: { $0.contains("\"class\":\"DEVICES\"") }) {
+            // gpsd ends its lines in CRLF, which is one Character: split on newlines, not on "\n".
+            if let line = received.split(whereSeparator: \.isNewline).first(where: { $0.contains("\"class\":\"DEVICES\"") }) {
                 return line.contains(slavePath) && line.contains("\"activated\"")
             }
         }
@@ -192,7 +172,9 @@ final class GPSDHarness: Sendable {
     }
 
     /// A TCP port nothing listens on now: bound to port 0, read back and released.
-    static func freePort() throws -> Int {
+    ///
+    /// - Throws: ``HarnessError`` when no socket can be bound.
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket failed: errno \(errno)") }
         defer { close(fd) }
@@ -216,35 +198,8 @@ private func loopback(port: Int) -> sockaddr_in {
     return address
 }
 
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// NMEA text cut into epochs: a new epoch starts at each sentence whose time (GGA, RMC, GLL,
-/// GNS, ZDA field 1) differs from the current epoch's. Comment lines (`#`) are dropped and
-/// every line ends in CRLF.
-enum NMEAEpochs {
-    static func split(_ text: String) -> [String] {
-        var epochs: [String] = []
-        var current = ""
-        var currentTime: Substring?
-        for raw in text.split(whereSeparator: \.isNewline) {  // "\r\n" is one Character
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            if fields.count > 1, let type = fields.first?.suffix(3),
-               ["GGA", "RMC", "GLL", "GNS", "ZDA"].contains(type), !fields[1].isEmpty {
-                let time = type == "GLL" ? (fields.count > 5 ? fields[5] : fields[1]) : fields[1]
-                if let currentTime, currentTime != time, !current.isEmpty {
-                    epochs.append(current)
-                    current = ""
-                }
-                currentTime = time
-            }
-            current += line + "\r\n"
-        }
-        if !current.isEmpty { epochs.append(current) }
-        return epochs
-    }
+/// The harness could not set gpsd up; the description says what failed.
+public struct HarnessError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

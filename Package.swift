@@ -121,7 +121,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ChimeTests",
-            dependencies: ["Chime", "CALSAShim", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: [
+                "Chime", "CALSAShim",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "TrackStoreTests",

@@ -66,6 +66,8 @@ struct Record: AsyncParsableCommand {
     @Flag(help: "Accept sentences without a *hh checksum, for receivers that send none.")
     var allowMissingChecksum = false
 
+    @OptionGroup(title: "Chimes") var chimes: ChimeOptions
+
     func validate() throws {
         if let speed {
             do { _ = try ReplaySpeed.parse(speed) } catch { throw ValidationError(error.description) }
@@ -137,27 +139,40 @@ struct Record: AsyncParsableCommand {
             store: store, name: name, settings: settings, createdAtMicroseconds: Record.wallClockMicroseconds(),
             version: TrackdVersion.string, clock: ContinuousClock(), logger: logger)
         logger.info("recording track \(recorder.trackID) into \(store.path)")
+        let player = try chimes.makePlayer(logger: logger)
         let pipeline = RecordPipeline(
-            source: source, manager: manager, recorder: recorder, logger: logger, showsStatus: onTerminal)
-        // Consumers first: a shutdown stops the source first and the recorder last.
+            source: source, manager: manager, recorder: recorder, chimes: player, logger: logger, showsStatus: onTerminal)
+        // Consumers first: a shutdown stops the source first, then the manager and the chimes
+        // (after "recording stopped"). The recorder runs beside the group and ends last, when
+        // the pipeline has ended its input: whatever it was handed is committed.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [
-                    .init(service: recorder),
+                services: (player.map { [.init(service: $0)] } ?? []) + [
                     .init(service: manager),
                     .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
+        async let recording: Void = recorder.run()
+        var failure: (any Error)?
         do {
             try await group.run()
         } catch {
+            failure = error
+        }
+        recorder.finishInput()  // already done by the pipeline, unless it never ran
+        do {
+            try await recording
+        } catch {
+            failure = failure ?? error
+        }
+        if let failure {
             // A source that failed before its first fix (gpsd not running, a tty that is not
             // a GPS) leaves no empty track behind.
             if let track = try? store.track(.id(recorder.trackID)), track.rawFixes == 0, track.state != .recording {
                 try? store.delete(track: track.id)
             }
-            throw error
+            throw failure
         }
 
         let track = try store.track(.id(recorder.trackID))

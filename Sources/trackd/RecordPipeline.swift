@@ -1,3 +1,4 @@
+import Chime
 import GPSCore
 import GPSSources
 import Location
@@ -15,20 +16,27 @@ final class RecordPipeline<Source: FixSource>: Service {
     let source: Source
     let manager: LocationManager
     let recorder: TrackRecorder
+    /// Where chimes go; nil for none. Playing only queues: it never waits on audio.
+    let chimes: ChimePlayer?
     let logger: Logger
     /// Whether to keep a status line on standard error (a terminal).
     let showsStatus: Bool
     private let status = Mutex(LiveStatus())
 
-    init(source: Source, manager: LocationManager, recorder: TrackRecorder, logger: Logger, showsStatus: Bool) {
+    init(
+        source: Source, manager: LocationManager, recorder: TrackRecorder, chimes: ChimePlayer?, logger: Logger,
+        showsStatus: Bool
+    ) {
         self.source = source
         self.manager = manager
         self.recorder = recorder
+        self.chimes = chimes
         self.logger = logger
         self.showsStatus = showsStatus
     }
 
     func run() async throws {
+        chimes?.play(.recordingStarted)
         let forwarding = Task { await self.forwardLocationEvents() }
         let statusLine = showsStatus ? Task { await self.keepStatusLine() } : nil
         var failure: (any Error)?
@@ -44,6 +52,7 @@ final class RecordPipeline<Source: FixSource>: Service {
         await manager.finish()
         await forwarding.value
         recorder.finishInput()
+        chimes?.play(.recordingStopped)
         statusLine?.cancel()
         if showsStatus { writeStandardError("\r\u{1B}[K") }
         if let failure { throw failure }
@@ -59,6 +68,7 @@ final class RecordPipeline<Source: FixSource>: Service {
             logger.info("reading \(what)")
         case .lost(let why):
             logger.warning("the source was lost: \(why); waiting for it to come back")
+            chimes?.play(.fixLost)
             await manager.sourceLost()
         case .resumed(let what):
             logger.notice("the source is back: \(what)")
@@ -68,6 +78,7 @@ final class RecordPipeline<Source: FixSource>: Service {
     private func forwardLocationEvents() async {
         for await event in manager.events {
             for entry in RecordingEntries.entries(for: event) { recorder.record(entry) }
+            if let chime = RecordPipeline.chime(for: event) { chimes?.play(chime) }
             status.withLock { status in
                 switch event {
                 case .locationUpdated(let location):
@@ -91,6 +102,18 @@ final class RecordPipeline<Source: FixSource>: Service {
             default:
                 break
             }
+        }
+    }
+
+    /// The chime for a location event, if any: a point, and each change of the signal
+    /// (a fix lost when it becomes invalid after having been valid).
+    static func chime(for event: LocationEvent) -> ChimeKind? {
+        switch event {
+        case .locationUpdated: .update
+        case .signalStrengthChanged(.strong): .signalStrong
+        case .signalStrengthChanged(.weak): .signalWeak
+        case .signalStrengthChanged(.invalid): .fixLost
+        default: nil
         }
     }
 

@@ -79,11 +79,13 @@ extension TrackStore {
             for var track in interrupted {
                 guard let id = track.id else { continue }
                 // The counters are committed with the rows; recount anyway, from the rows.
-                track.points = try PointRecord.filter(Column("track_id") == id).fetchCount(db)
+                let rows = StoreSchema.rowIDs(track: id)
+                let range: StatementArguments = [rows.lowerBound, rows.upperBound]
+                track.points = try PointRecord.filter(rows.contains(Column("id"))).fetchCount(db)
                 track.segments = try SegmentRecord.filter(Column("track_id") == id).fetchCount(db)
-                track.rawFixes = try RawFixRecord.filter(Column("track_id") == id).fetchCount(db)
-                track.startUs = try Int64.fetchOne(db, sql: "SELECT MIN(time_us) FROM point WHERE track_id = ?", arguments: [id])
-                track.endUs = try Int64.fetchOne(db, sql: "SELECT MAX(time_us) FROM point WHERE track_id = ?", arguments: [id])
+                track.rawFixes = try RawFixRecord.filter(rows.contains(Column("id"))).fetchCount(db)
+                track.startUs = try Int64.fetchOne(db, sql: "SELECT MIN(time_us) FROM point WHERE id BETWEEN ? AND ?", arguments: range)
+                track.endUs = try Int64.fetchOne(db, sql: "SELECT MAX(time_us) FROM point WHERE id BETWEEN ? AND ?", arguments: range)
                 track.state = TrackState.recovered.rawValue
                 try track.update(db)
                 recovered.append(track.summary)

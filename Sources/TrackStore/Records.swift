@@ -93,11 +93,14 @@ struct PointRecord: FetchableRecord, PersistableRecord {
     }
 
     func encode(to container: inout PersistenceContainer) {
+        container["id"] = StoreSchema.rowID(track: trackId, number: number)
         container["track_id"] = trackId
         container["number"] = number
         container["segment"] = segment
         container["speed_mps"] = speedMetersPerSecond
         FixColumns.encode(fix, to: &container)
+        // The satellites' detail is kept once, with the raw fix; a point keeps their count.
+        container["sky"] = nil
     }
 }
 
@@ -127,6 +130,7 @@ struct RawFixRecord: FetchableRecord, PersistableRecord {
     }
 
     func encode(to container: inout PersistenceContainer) {
+        container["id"] = StoreSchema.rowID(track: trackId, number: number)
         container["track_id"] = trackId
         container["number"] = number
         container["after_gap"] = afterGap

@@ -36,24 +36,26 @@ enum StoreSchema {
                     PRIMARY KEY (track_id, number)
                 ) WITHOUT ROWID;
 
-                -- Keyed by (track, number) without a rowid: a commit appends to one leaf page
-                -- per table and updates no index, which halves what each second writes.
+                -- The rowid is (track id << 32) + number: a track's rows are one range of
+                -- the table, in order, found without an index, and a commit appends to the
+                -- last leaf page of each table (rows of a few hundred bytes stay in the
+                -- table's leaves; a WITHOUT ROWID table would spill them to overflow pages).
                 CREATE TABLE point (
+                    id INTEGER PRIMARY KEY,
                     track_id INTEGER NOT NULL REFERENCES track(id) ON DELETE CASCADE,
                     number INTEGER NOT NULL,
                     segment INTEGER NOT NULL,
                     speed_mps REAL NOT NULL,
-                    \(fixColumns),
-                    PRIMARY KEY (track_id, number)
-                ) WITHOUT ROWID;
+                    \(fixColumns)
+                );
 
                 CREATE TABLE raw_fix (
+                    id INTEGER PRIMARY KEY,
                     track_id INTEGER NOT NULL REFERENCES track(id) ON DELETE CASCADE,
                     number INTEGER NOT NULL,
                     after_gap INTEGER NOT NULL DEFAULT 0,
-                    \(fixColumns),
-                    PRIMARY KEY (track_id, number)
-                ) WITHOUT ROWID;
+                    \(fixColumns)
+                );
 
                 CREATE TABLE signal_event (
                     id INTEGER PRIMARY KEY,
@@ -67,6 +69,12 @@ enum StoreSchema {
         }
         return migrator
     }
+
+    /// The rowid of row `number` of track `track` in `point` and `raw_fix`.
+    static func rowID(track: Int64, number: Int) -> Int64 { track << 32 | Int64(number) }
+
+    /// The rowids of track `track`'s rows in `point` and `raw_fix`.
+    static func rowIDs(track: Int64) -> ClosedRange<Int64> { (track << 32)...(track << 32 | 0xFFFF_FFFF) }
 
     /// The columns of a fix, the same in `point` and `raw_fix` (v1; see ``FixColumns``).
     private static let fixColumns = """

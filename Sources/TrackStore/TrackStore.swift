@@ -116,7 +116,7 @@ public final class TrackStore: Sendable {
         ofTrack id: Int64, _ body: (_ segment: Int, _ fix: Fix) throws -> Void
     ) throws(StoreError) {
         try read { db in
-            let points = try PointRecord.filter(Column("track_id") == id).order(Column("number")).fetchCursor(db)
+            let points = try PointRecord.filter(StoreSchema.rowIDs(track: id).contains(Column("id"))).order(Column("id")).fetchCursor(db)
             while let point = try points.next() {
                 var fix = point.fix
                 fix.speedMetersPerSecond = point.speedMetersPerSecond
@@ -131,7 +131,7 @@ public final class TrackStore: Sendable {
         ofTrack id: Int64, _ body: (_ afterGap: Bool, _ fix: Fix) throws -> Void
     ) throws(StoreError) {
         try read { db in
-            let fixes = try RawFixRecord.filter(Column("track_id") == id).order(Column("number")).fetchCursor(db)
+            let fixes = try RawFixRecord.filter(StoreSchema.rowIDs(track: id).contains(Column("id"))).order(Column("id")).fetchCursor(db)
             while let raw = try fixes.next() { try body(raw.afterGap, raw.fix) }
         }
     }
@@ -158,7 +158,15 @@ public final class TrackStore: Sendable {
         if summary.state == .recording && !holdsLock {
             throw .trackIsRecording(id: id, path: path)
         }
-        try write { db in _ = try TrackRecord.deleteOne(db, key: id) }
+        try write { db in
+            // The rows by rowid range first: the cascade then finds none left.
+            for table in [PointRecord.databaseTableName, RawFixRecord.databaseTableName] {
+                try db.execute(
+                    sql: "DELETE FROM \(table) WHERE id BETWEEN ? AND ?",
+                    arguments: [StoreSchema.rowIDs(track: id).lowerBound, StoreSchema.rowIDs(track: id).upperBound])
+            }
+            _ = try TrackRecord.deleteOne(db, key: id)
+        }
     }
 
     // MARK: - Internals

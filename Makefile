@@ -1,5 +1,5 @@
 # Conveniences over scripts/ and swift; the README's commands need no make.
-.PHONY: all deps build test bench fuzz sample clean
+.PHONY: all deps build test bench fuzz sample clean release install install-files uninstall
 
 all:
 	scripts/bootstrap
@@ -24,3 +24,62 @@ sample:
 
 clean:
 	rm -rf .build .build-* hike.gpx
+
+# Install and remove (README "Running on a Raspberry Pi"). PREFIX and DESTDIR as usual;
+# BINARY names an already-built trackd, so that `make install-files` needs no build.
+PREFIX ?= /usr/local
+BINDIR = $(PREFIX)/bin
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(SYSCONFDIR)/systemd/system
+UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
+BINARY ?= .build-release/release/trackd
+UNITS = systemd/trackd@.service systemd/trackd.service
+RULES = udev/60-trackd.rules
+
+# A release binary with the Swift standard library linked in: it needs only glibc,
+# libsqlite3, libgps and libasound on the Pi, no Swift runtime.
+release:
+	swift build -c release --product trackd --scratch-path .build-release --static-swift-stdlib
+
+install: release install-files
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+	  udevadm control --reload && udevadm trigger --subsystem-match=tty --action=add; \
+	  systemctl daemon-reload; \
+	  echo "installed; plug a receiver in, or: systemctl start trackd@ttyACM0"; \
+	fi
+
+# The files alone: the binary, the units (ExecStart= pointed at BINDIR), the udev rules,
+# and the sample configuration unless one is there (an edited one is kept).
+install-files:
+	test -x "$(BINARY)" || { echo "no $(BINARY): run make release, or give BINARY=path/to/trackd" >&2; exit 1; }
+	install -D -m 0755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/trackd"
+	for unit in $(UNITS); do \
+	  sed 's|/usr/local/bin/trackd|$(BINDIR)/trackd|' "$$unit" | \
+	    install -D -m 0644 /dev/stdin "$(DESTDIR)$(UNITDIR)/$$(basename $$unit)" || exit 1; \
+	done
+	install -D -m 0644 $(RULES) "$(DESTDIR)$(UDEVRULESDIR)/60-trackd.rules"
+	if [ -e "$(DESTDIR)$(SYSCONFDIR)/trackd/trackd.toml" ]; then \
+	  echo "keeping $(DESTDIR)$(SYSCONFDIR)/trackd/trackd.toml"; \
+	else \
+	  install -D -m 0644 config/trackd.toml "$(DESTDIR)$(SYSCONFDIR)/trackd/trackd.toml"; \
+	fi
+
+# Removes what install put there; the tracks (/var/lib/trackd, /var/lib/private/trackd) stay,
+# and so does the configuration if it was edited.
+uninstall:
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+	  systemctl stop 'trackd@*.service' trackd.service 2>/dev/null || true; \
+	  systemctl disable trackd.service 2>/dev/null || true; \
+	fi
+	rm -f "$(DESTDIR)$(BINDIR)/trackd" "$(DESTDIR)$(UDEVRULESDIR)/60-trackd.rules"
+	for unit in $(UNITS); do rm -f "$(DESTDIR)$(UNITDIR)/$$(basename $$unit)"; done
+	if cmp -s config/trackd.toml "$(DESTDIR)$(SYSCONFDIR)/trackd/trackd.toml"; then \
+	  rm -f "$(DESTDIR)$(SYSCONFDIR)/trackd/trackd.toml"; \
+	  rmdir "$(DESTDIR)$(SYSCONFDIR)/trackd" 2>/dev/null || true; \
+	elif [ -e "$(DESTDIR)$(SYSCONFDIR)/trackd/trackd.toml" ]; then \
+	  echo "keeping the edited $(DESTDIR)$(SYSCONFDIR)/trackd/trackd.toml"; \
+	fi
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+	  udevadm control --reload; systemctl daemon-reload; \
+	fi
+	@echo "the tracks stay in /var/lib/trackd (rm -r /var/lib/private/trackd removes them)"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chime
 import GPSCore
 import GPSSources
 import Location
@@ -25,26 +26,35 @@ struct Record: AsyncParsableCommand {
             open is closed and marked recovered the next time trackd records. Every fix received \
             is kept too, so `trackd export --raw` can show what the receiver sent.
 
-            Sources: a recorded NMEA log (paced by its own fix times, as fast as possible by \
-            default), or simulate:ROUTE for the route simulator (real time by default; routes: \
-            city-run, city-bicycle-ride, freeway-drive, hike, standing-still). A new segment \
-            starts when the fix or the source is lost.
+            Sources: auto (the default: gpsd on localhost:2947 if it answers, else the first \
+            /dev/gps*, /dev/ttyACM* or /dev/ttyUSB* that sends NMEA), gpsd[://HOST[:PORT]], a \
+            serial device (its baud rate detected, or --baud), a recorded NMEA log (paced by its \
+            own fix times, as fast as possible by default), or simulate:ROUTE for the route \
+            simulator (real time by default; routes: city-run, city-bicycle-ride, freeway-drive, \
+            hike, standing-still). A new segment starts when the fix or the source is lost; a \
+            receiver unplugged or a gpsd restarted is waited for and read again.
 
             On a terminal, one status line shows the fix, the signal and the track so far; \
             otherwise trackd logs to standard error. SIGINT or SIGTERM closes the track and exits 0.
+
+            Settings not given here come from the configuration file: --config, else \
+            $TRACKD_CONFIG, else /etc/trackd/trackd.toml if it exists (keys: the options' names \
+            in snake case, such as distance_filter; config/trackd.toml documents them). Under systemd \
+            (Type=notify) trackd reports READY=1, its status and watchdog pings.
             """
     )
 
     @Option(
         help: ArgumentHelp(
             "Where fixes come from: auto, gpsd[://HOST[:PORT]], a device (/dev/ttyACM0), an NMEA log file, or simulate:ROUTE.",
+            discussion: "Default: auto.",
             valueName: "source"))
-    var source: String = "auto"
+    var source: String?
 
     @Option(help: ArgumentHelp("The serial receiver's baud rate (default: detected).", valueName: "rate"))
     var baud: Int?
 
-    @OptionGroup var location: LocationOptions
+    @OptionGroup var location: RecordLocationOptions
 
     @Option(help: "The track's name (default: the log's file name, or the route).")
     var name: String?
@@ -66,13 +76,63 @@ struct Record: AsyncParsableCommand {
     @Flag(help: "Accept sentences without a *hh checksum, for receivers that send none.")
     var allowMissingChecksum = false
 
-    @OptionGroup(title: "Chimes") var chimes: ChimeOptions
+    @OptionGroup(title: "Chimes") var chimes: RecordChimeOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "The configuration file (default: $TRACKD_CONFIG, else /etc/trackd/trackd.toml if it exists).",
+            valueName: "path"))
+    var config: String?
+
+    /// Checks each option given by itself; what depends on other settings, which may come
+    /// from the configuration file, is checked by ``check(_:)``.
     func validate() throws {
         if let speed {
             do { _ = try ReplaySpeed.parse(speed) } catch { throw ValidationError(error.description) }
         }
-        let specification = try SourceSpecification(source)
+        if let source { _ = try SourceSpecification(source) }
+        if let baud, BaudRate(rawValue: baud) == nil {
+            let rates = BaudRate.allCases.map { String($0.rawValue) }.joined(separator: ", ")
+            throw ValidationError("--baud must be one of \(rates), not \(baud).")
+        }
+        do {
+            if let chime = chimes.chime { _ = try ChimeSet(parsing: chime) }
+            if let volume = chimes.volume { _ = try ChimeVolume(parsing: volume) }
+            if let seconds = chimes.chimeEvery { _ = try ChimePolicy.updateInterval(seconds: seconds) }
+        } catch {
+            throw ValidationError(error.description)
+        }
+        _ = try commandLineSettings.locationConfiguration()
+        // The file and the checks across settings, here too so that a usage error shows
+        // `record`'s usage.
+        _ = try settings(environment: Record.environment)
+    }
+
+    /// What the command line gives, each nil when not given.
+    var commandLine: RecordConfiguration {
+        RecordConfiguration(
+            source: source, baud: baud, accuracy: location.accuracy, activity: location.activity,
+            distanceFilter: location.distanceFilter, name: name, store: storeLocation.store,
+            chimes: chimes.noChime ? "none" : chimes.chime, chimeEvery: chimes.chimeEvery, alsaDevice: chimes.alsaDevice,
+            volume: chimes.volume, allowMissingChecksum: allowMissingChecksum ? true : nil)
+    }
+
+    /// The command line's settings over the defaults alone.
+    private var commandLineSettings: RecordSettings {
+        RecordSettings(commandLine: commandLine, file: RecordConfiguration())
+    }
+
+    /// The settings to record with: the command line over the configuration file.
+    func settings(environment: [String: String]) throws -> RecordSettings {
+        let file = try RecordConfiguration.load(given: config, environment: environment)
+        let settings = RecordSettings(commandLine: commandLine, file: file)
+        try check(settings)
+        return settings
+    }
+
+    /// The checks across settings.
+    func check(_ settings: RecordSettings) throws(ValidationError) {
+        let specification = try SourceSpecification(settings.source)
         if duration != nil {
             guard case .simulate = specification else {
                 throw ValidationError("--duration applies to simulate:ROUTE only.")
@@ -81,25 +141,22 @@ struct Record: AsyncParsableCommand {
         if speed != nil && !specification.isReplayed {
             throw ValidationError("--speed applies to a log or simulate:ROUTE; a live receiver sends in real time.")
         }
-        if let baud {
+        if settings.baud != nil {
             guard case .device = specification else {
-                throw ValidationError("--baud applies to a serial device (--source /dev/...).")
-            }
-            guard BaudRate(rawValue: baud) != nil else {
-                let rates = BaudRate.allCases.map { String($0.rawValue) }.joined(separator: ", ")
-                throw ValidationError("--baud must be one of \(rates), not \(baud).")
+                throw ValidationError("--baud (or baud in the configuration file) applies to a serial device (--source /dev/...).")
             }
         }
     }
 
     func run() async throws {
+        let settings = try settings(environment: Record.environment)
         TemporaryFileGuard.unblockTerminationSignals()
         let onTerminal = isatty(STDERR_FILENO) == 1
         let logger = Record.makeLogger(onTerminal: onTerminal)
-        let specification = try SourceSpecification(source)
+        let specification = try SourceSpecification(settings.source)
         let (resolved, detectedBaud) = try await Record.resolve(specification, logger: logger)
 
-        let (path, isDefault) = storeLocation.resolved
+        let (path, isDefault) = settings.store.map { ($0, false) } ?? storeLocation.resolved
         if isDefault { StoreLocation.createDirectories(for: path) }
         let (store, recovered) = try TrackStore.openForRecording(at: path, options: Record.storeOptions())
         for track in recovered {
@@ -110,47 +167,59 @@ struct Record: AsyncParsableCommand {
         case .auto:
             preconditionFailure("resolve never returns auto")
         case .gpsd(let address):
-            try await record(from: GPSDSource(address: address), name: name, store: store, logger: logger, onTerminal: onTerminal)
+            let source = GPSDSource(address: address)
+            try await record(from: source, name: settings.name, settings: settings, store: store, logger: logger, onTerminal: onTerminal)
         case .device(let path):
             let source = SerialSource(
-                path: path, baud: baud, allowMissingChecksum: allowMissingChecksum, rememberedBaud: detectedBaud)
-            try await record(from: source, name: name, store: store, logger: logger, onTerminal: onTerminal)
+                path: path, baud: settings.baud,
+                allowMissingChecksum: settings.allowMissingChecksum, rememberedBaud: detectedBaud)
+            try await record(from: source, name: settings.name, settings: settings, store: store, logger: logger, onTerminal: onTerminal)
         case .log(let file):
             let speed = try speed.map(ReplaySpeed.parse) ?? .max
-            let source = LogFileSource(path: file, speed: speed, allowMissingChecksum: allowMissingChecksum)
-            try await record(from: source, name: name ?? defaultTrackName(for: file), store: store, logger: logger, onTerminal: onTerminal)
+            let source = LogFileSource(path: file, speed: speed, allowMissingChecksum: settings.allowMissingChecksum)
+            let name = settings.name ?? defaultTrackName(for: file)
+            try await record(from: source, name: name, settings: settings, store: store, logger: logger, onTerminal: onTerminal)
         case .simulate(let route):
             let speed = try speed.map(ReplaySpeed.parse) ?? .times(1)
-            let settings = SimulationSettings(route: route, durationSeconds: duration?.seconds ?? 600)
-            let source = SimulatorSource(settings: settings, speed: speed)
-            try await record(from: source, name: name ?? route.rawValue, store: store, logger: logger, onTerminal: onTerminal)
+            let simulation = SimulationSettings(route: route, durationSeconds: duration?.seconds ?? 600)
+            let source = SimulatorSource(settings: simulation, speed: speed)
+            let name = settings.name ?? route.rawValue
+            try await record(from: source, name: name, settings: settings, store: store, logger: logger, onTerminal: onTerminal)
         }
     }
 
     private func record<S: FixSource>(
-        from source: S, name: String?, store: TrackStore, logger: Logger, onTerminal: Bool
+        from source: S, name: String?, settings: RecordSettings, store: TrackStore, logger: Logger, onTerminal: Bool
     ) async throws {
-        let configuration = location.configuration
-        let settings = TrackSettings(
-            accuracy: location.accuracy.rawValue, activity: location.activity.rawValue,
+        let configuration = try settings.locationConfiguration()
+        let trackSettings = TrackSettings(
+            accuracy: settings.accuracy.rawValue, activity: settings.activity.rawValue,
             distanceFilterMeters: configuration.distanceFilter, source: source.description)
         let manager = LocationManager(configuration: configuration, clock: source.clock)
         let recorder = try TrackRecorder(
-            store: store, name: name, settings: settings, createdAtMicroseconds: Record.wallClockMicroseconds(),
+            store: store, name: name, settings: trackSettings, createdAtMicroseconds: Record.wallClockMicroseconds(),
             version: TrackdVersion.string, clock: ContinuousClock(), logger: logger)
         logger.info("recording track \(recorder.trackID) into \(store.path)")
-        let player = try chimes.makePlayer(logger: logger)
+        let player = try settings.chimePlayer(logger: logger)
         let pipeline = RecordPipeline(
             source: source, manager: manager, recorder: recorder, chimes: player, logger: logger, showsStatus: onTerminal)
-        // Consumers first: a shutdown stops the source first, then the manager and the chimes
-        // (after "recording stopped"). The recorder runs beside the group and ends last, when
-        // the pipeline has ended its input: whatever it was handed is committed.
+        // Under systemd: READY=1, status and watchdog pings, STOPPING=1 (see SystemdWatchdog).
+        let notifier = SystemdNotifier.fromEnvironment()
+        let watchdog = notifier.isActive
+            ? SystemdWatchdog(
+                notifier: notifier, clock: ContinuousClock(), logger: logger,
+                status: Record.status(of: recorder.trackID, in: store, from: source.description))
+            : nil
+        // Consumers first: a shutdown stops the watchdog (STOPPING=1) and the source first,
+        // then the manager and the chimes (after "recording stopped"). The recorder runs
+        // beside the group and ends last, when the pipeline has ended its input: whatever it
+        // was handed is committed.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: (player.map { [.init(service: $0)] } ?? []) + [
                     .init(service: manager),
                     .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup),
-                ],
+                ] + (watchdog.map { [.init(service: $0)] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         async let recording: Void = recorder.run()
@@ -205,6 +274,28 @@ struct Record: AsyncParsableCommand {
             }
         }
         throw SourceSelectionError.nothingFound(tried: candidates)
+    }
+
+    /// The systemd status of a running track: `recording track 3 from serial /dev/ttyUSB0:
+    /// 120 points, 2.53 km`, read from the store (what is committed).
+    static func status(of trackID: Int64, in store: TrackStore, from source: String) -> @Sendable () -> String {
+        {
+            do {
+                let track = try store.track(.id(trackID))
+                return "recording track \(trackID) from \(source): \(track.points) points, \(kilometres(track.distanceMeters)) km"
+            } catch {
+                return "recording track \(trackID) from \(source); reading the store failed: \(error)"
+            }
+        }
+    }
+
+    /// The environment variables `trackd record` reads.
+    static var environment: [String: String] {
+        var result: [String: String] = [:]
+        for key in ["TRACKD_CONFIG"] {
+            if let value = getenv(key) { result[key] = String(cString: value) }
+        }
+        return result
     }
 
     private static func makeLogger(onTerminal: Bool) -> Logger {

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "GPSSources", targets: ["GPSSources"]),
         .library(name: "TrackStore", targets: ["TrackStore"]),
         .library(name: "Chime", targets: ["Chime"]),
+        .library(name: "TrackRender", targets: ["TrackRender"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -69,6 +70,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Pictures of a track: Web Mercator map with the path coloured by speed, profiles,
+        // totals, as SVG. Pure: no files, no clock.
+        .target(name: "TrackRender", dependencies: ["GPSCore"]),
         // The crash-safe SQLite store of tracks, segments, points and raw fixes, and the
         // recorder that commits a running track in short transactions.
         .target(
@@ -84,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "trackd",
             dependencies: [
-                "GPSCore", "NMEA", "GPX", "Location", "Simulation", "GPSSources", "TrackStore", "Chime",
+                "GPSCore", "NMEA", "GPX", "Location", "Simulation", "GPSSources", "TrackStore", "Chime", "TrackRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
@@ -130,6 +134,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .testTarget(name: "TrackRenderTests", dependencies: ["TrackRender", "GPSCore"]),
         .testTarget(
             name: "TrackStoreTests",
             dependencies: [

@@ -1,6 +1,7 @@
 import GPSCore
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Writes one track as it is recorded: takes ``RecordingEntry``s and commits them in short
 /// transactions, at least once every ``commitInterval`` on its clock.
@@ -29,6 +30,11 @@ public final class TrackRecorder: Service, Sendable {
     private let logger: Logger
     private let input: AsyncStream<Input>
     private let continuation: AsyncStream<Input>.Continuation
+    /// Entries handed over and not yet taken in.
+    private let backlog = Atomic<Int>(0)
+    /// ``waitForRoom()`` waits while more entries than this are waiting: a log replayed as
+    /// fast as it can be read is held to the store's pace, in about a megabyte.
+    public static let backlogLimit = 2_000
 
     enum Input: Sendable {
         case entry(RecordingEntry)
@@ -50,7 +56,16 @@ public final class TrackRecorder: Service, Sendable {
 
     /// Hands an entry over; never waits.
     public func record(_ entry: RecordingEntry) {
+        backlog.add(1, ordering: .relaxed)
         continuation.yield(.entry(entry))
+    }
+
+    /// Waits while more than ``backlogLimit`` entries wait to be taken in (a replay faster than
+    /// the store); returns at once otherwise, as it always does for a live receiver.
+    public func waitForRoom() async {
+        while backlog.load(ordering: .relaxed) > Self.backlogLimit {
+            do { try await clock.sleep(for: .milliseconds(5)) } catch { return }
+        }
     }
 
     /// No more entries will come; ``run()`` commits the rest and closes the track.
@@ -78,6 +93,7 @@ public final class TrackRecorder: Service, Sendable {
         for await item in input {
             switch item {
             case .entry(let entry):
+                backlog.subtract(1, ordering: .relaxed)
                 session.append(entry)
                 // While commits fail, only the interval retries them.
                 if session.pending.count >= Self.maximumBatch && !failing {

@@ -64,6 +64,7 @@ final class RecordPipeline<Source: FixSource>: Service {
         case .fix(let fix):
             status.withLock { $0.update(with: fix) }
             await manager.process(fix)
+            await recorder.waitForRoom()
         case .connected(let what):
             logger.info("reading \(what)")
         case .lost(let why):

@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import GPSCore
+import Synchronization
 import Testing
 @testable import TrackStore
 
@@ -100,4 +101,43 @@ struct TrackRecorderTests {
         #expect(try store.integrityCheck() == ["ok"])
         #expect(try store.track(.id(recorder.trackID)).state == .recording, "left for recovery")
     }
+
+    @Test("a producer faster than the store waits for room, and goes on once the recorder has taken the backlog in")
+    func backpressure() async throws {
+        let dir = try StoreDirectory()
+        let (store, _) = try TrackStore.openForRecording(at: dir.storePath)
+        let clock = TestClock()
+        let recorder = try TrackRecorder(
+            store: store, name: nil, settings: settings, createdAtMicroseconds: 0, version: "test", clock: clock, logger: quietLogger)
+        for second in 0...TrackRecorder.backlogLimit { recorder.record(.point(fix(at: second), speedMetersPerSecond: 1)) }
+        let wentOn = Mutex(false)
+        let waiting = Task {
+            await recorder.waitForRoom()
+            wentOn.withLock { $0 = true }
+        }
+        for _ in 0..<10 { await clock.advance(by: .milliseconds(5)) }
+        #expect(!wentOn.withLock { $0 }, "nothing takes the entries in yet: the producer waits")
+        let running = Task { try await recorder.run() }
+        let released = try await eventually {
+            wentOn.withLock { $0 }
+        } advancing: {
+            await clock.advance(by: .milliseconds(5))
+        }
+        #expect(released, "the producer went on once the backlog was taken in")
+        await waiting.value
+        recorder.finishInput()
+        try await running.value
+        #expect(try store.track(.id(recorder.trackID)).points == TrackRecorder.backlogLimit + 1)
+    }
+}
+
+/// Waits, without a time assertion, until `condition` holds, running `step` between looks
+/// (at most about 10 s).
+func eventually(_ condition: () throws -> Bool, advancing step: () async -> Void) async throws -> Bool {
+    for _ in 0..<1000 {
+        if try condition() { return true }
+        await step()
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return try condition()
 }

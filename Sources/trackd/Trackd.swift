@@ -10,7 +10,7 @@ struct Trackd: AsyncParsableCommand {
             sentences into one fix, and writes GPX 1.1 that validates and that other tools read.
             """,
         version: TrackdVersion.string,
-        subcommands: [Convert.self, Replay.self, Simulate.self, Record.self, Tracks.self, Export.self, Delete.self, Sources.self]
+        subcommands: [Convert.self, Replay.self, Simulate.self, Record.self, Tracks.self, Export.self, Delete.self, Sources.self, Render.self]
     )
 }
 

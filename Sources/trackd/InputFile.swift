@@ -29,11 +29,11 @@ struct InputFile {
         do {
             fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
         } catch {
-            throw .cannotOpen(path: path, reason: describe(error))
+            throw .cannotOpen(path: path, reason: describeSystemError(error))
         }
         var st = stat()
         guard fstat(fd.rawValue, &st) == 0 else {
-            let reason = describe(Errno(rawValue: errno))
+            let reason = describeSystemError(Errno(rawValue: errno))
             try? fd.close()
             throw .cannotOpen(path: path, reason: reason)
         }
@@ -57,18 +57,13 @@ struct InputFile {
         do {
             return try descriptor.read(into: buffer, retryOnInterrupt: true)
         } catch {
-            throw .readFailed(path: displayName, reason: describe(error))
+            throw .readFailed(path: displayName, reason: describeSystemError(error))
         }
     }
 
     func close() {
         if path != "-" { try? descriptor.close() }
     }
-}
-
-/// A message for a system error: `No such file or directory (ENOENT)`.
-func describe(_ error: any Error) -> String {
-    describeSystemError(error)
 }
 
 extension InputFile {

@@ -1,3 +1,4 @@
+import GPSSources
 import SystemPackage
 
 #if canImport(Glibc)
@@ -44,7 +45,7 @@ struct OutputFile {
                 let fd = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.closeOnExec])
                 return OutputFile(path: path, descriptor: fd, temporaryPath: nil)
             } catch {
-                throw .cannotCreateOutput(path: path, reason: describe(error))
+                throw .cannotCreateOutput(path: path, reason: describeSystemError(error))
             }
         }
         // A symbolic link is followed, so the file it points to is replaced, not the link.
@@ -60,7 +61,7 @@ struct OutputFile {
             ((directory.isEmpty ? "" : directory.string + "/") + "." + name + ".tmp-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw .cannotCreateOutput(path: path, reason: describe(Errno(rawValue: errno)))
+            throw .cannotCreateOutput(path: path, reason: describeSystemError(Errno(rawValue: errno)))
         }
         // mkstemp makes the file private (0600); give it the mode a new file would get.
         let mask = umask(0)
@@ -75,7 +76,7 @@ struct OutputFile {
         do {
             _ = try descriptor.writeAll(bytes)
         } catch {
-            throw .writeFailed(path: displayName, reason: describe(error))
+            throw .writeFailed(path: displayName, reason: describeSystemError(error))
         }
     }
 
@@ -84,7 +85,7 @@ struct OutputFile {
         do {
             _ = try bytes.withUnsafeBytes { try descriptor.writeAll(toAbsoluteOffset: Int64(offset), $0) }
         } catch {
-            throw .writeFailed(path: displayName, reason: describe(error))
+            throw .writeFailed(path: displayName, reason: describeSystemError(error))
         }
     }
 
@@ -98,10 +99,10 @@ struct OutputFile {
             try descriptor.close()
         } catch {
             unlink(tmp)
-            throw .writeFailed(path: path, reason: describe(error))
+            throw .writeFailed(path: path, reason: describeSystemError(error))
         }
         if rename(tmp, destination ?? path) != 0 {
-            let reason = describe(Errno(rawValue: errno))
+            let reason = describeSystemError(Errno(rawValue: errno))
             unlink(tmp)
             throw .writeFailed(path: path, reason: reason)
         }

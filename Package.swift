@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TrackStore", targets: ["TrackStore"]),
         .library(name: "Chime", targets: ["Chime"]),
         .library(name: "TrackRender", targets: ["TrackRender"]),
+        .library(name: "LiveView", targets: ["LiveView"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.70.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // The vocabulary every other module speaks: fixes, coordinates, accuracy, time.
@@ -84,11 +88,25 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The live view: one page (served from the binary, no CDN) that draws a track as it
+        // grows, fed by Server-Sent Events read from the store; a Hummingbird server.
+        .target(
+            name: "LiveView",
+            dependencies: [
+                "GPSCore", "TrackStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.embedInCode("Assets/index.html"), .embedInCode("Assets/live.js"), .embedInCode("Assets/live.css")]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "trackd",
             dependencies: [
-                "GPSCore", "NMEA", "GPX", "Location", "Simulation", "GPSSources", "TrackStore", "Chime", "TrackRender",
+                "GPSCore", "NMEA", "GPX", "Location", "Simulation", "GPSSources", "TrackStore", "Chime", "TrackRender", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
@@ -135,6 +153,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TrackRenderTests", dependencies: ["TrackRender", "GPSCore"]),
+        .testTarget(
+            name: "LiveViewTests",
+            dependencies: [
+                "LiveView", "TrackStore", "GPSCore",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
         .testTarget(
             name: "TrackStoreTests",
             dependencies: [

@@ -1,3 +1,5 @@
+import GPSCore
+
 /// A line chart over track distance (the elevation or speed profile): axes with a few
 /// round, labelled ticks and one polyline per series part.
 struct ProfileChart {

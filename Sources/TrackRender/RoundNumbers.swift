@@ -1,3 +1,5 @@
+import GPSCore
+
 /// Round numbers for scale bars, bins and axis ticks: 1, 2, 5 (and friends) × 10ⁿ.
 enum RoundNumbers {
     /// The smallest `step × 10ⁿ` (a step from `steps`, ascending in 1..<10) that is at least

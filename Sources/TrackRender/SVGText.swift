@@ -1,3 +1,5 @@
+import GPSCore
+
 /// SVG markup built as text, one element a line.
 struct SVGText {
     private(set) var text = ""

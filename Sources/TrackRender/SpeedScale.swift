@@ -1,3 +1,5 @@
+import GPSCore
+
 /// The colours of the path: speeds in km/h cut into eight bins of a round width, each with
 /// a colour of the viridis ramp (dark violet for slow, through blue and green, to yellow for
 /// fast; readable with the common colour-vision deficiencies and in greyscale).

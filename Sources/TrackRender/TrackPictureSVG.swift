@@ -1,3 +1,5 @@
+import GPSCore
+
 extension TrackPicture {
     /// The pin colours: green for the start, red for the end.
     static let startColor = "#1a9641"

@@ -125,6 +125,31 @@ public final class TrackStore: Sendable {
         }
     }
 
+    /// Up to `limit` points of track `id` after point number `number` (0 for the first), in
+    /// order: what a live view has not drawn yet. The speed is the manager's smoothed speed.
+    public func points(ofTrack id: Int64, after number: Int, limit: Int) throws(StoreError) -> [StoredPoint] {
+        let first = StoreSchema.rowID(track: id, number: max(0, number) + 1)
+        let last = StoreSchema.rowIDs(track: id).upperBound
+        guard first <= last else { return [] }
+        return try read { db in
+            try PointRecord.filter((first...last).contains(Column("id"))).order(Column("id")).limit(max(0, limit))
+                .fetchAll(db).map { point in
+                    var fix = point.fix
+                    fix.speedMetersPerSecond = point.speedMetersPerSecond
+                    return StoredPoint(number: point.number, segment: point.segment, fix: fix)
+                }
+        }
+    }
+
+    /// The kind of the latest event of track `id` among `kinds` (such as the `signal-`
+    /// events); nil if there is none.
+    public func latestEvent(ofTrack id: Int64, among kinds: [String]) throws(StoreError) -> String? {
+        try read { db in
+            try SignalEventRecord.filter(Column("track_id") == id && kinds.contains(Column("kind")))
+                .order(Column("id").desc).limit(1).fetchOne(db)?.kind
+        }
+    }
+
     /// Calls `body` with each fix received for track `id`, in order; `afterGap` is true for
     /// the first fix after the source was lost. Reads one snapshot.
     public func forEachRawFix(

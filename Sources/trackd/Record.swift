@@ -2,6 +2,7 @@ import ArgumentParser
 import Chime
 import GPSCore
 import GPSSources
+import LiveView
 import Location
 import Logging
 import ServiceLifecycle
@@ -80,6 +81,13 @@ struct Record: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Serve the live view, the track drawn as it grows, on HOST:PORT while recording.",
+            discussion: "--serve alone means 127.0.0.1:8080 (this machine only); other addresses must be given, such as 0.0.0.0:8080 for a phone on the Pi's Wi-Fi.",
+            valueName: "host:port"))
+    var serve: String?
+
+    @Option(
+        help: ArgumentHelp(
             "The configuration file (default: $TRACKD_CONFIG, else /etc/trackd/trackd.toml if it exists).",
             valueName: "path"))
     var config: String?
@@ -102,6 +110,9 @@ struct Record: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        if let serve {
+            do { _ = try ListenAddress(parsing: serve) } catch { throw ValidationError("--serve: \(error)") }
+        }
         _ = try commandLineSettings.locationConfiguration()
         // The file and the checks across settings, here too so that a usage error shows
         // `record`'s usage.
@@ -114,7 +125,7 @@ struct Record: AsyncParsableCommand {
             source: source, baud: baud, accuracy: location.accuracy, activity: location.activity,
             distanceFilter: location.distanceFilter, name: name, store: storeLocation.store,
             chimes: chimes.noChime ? "none" : chimes.chime, chimeEvery: chimes.chimeEvery, alsaDevice: chimes.alsaDevice,
-            volume: chimes.volume, allowMissingChecksum: allowMissingChecksum ? true : nil)
+            volume: chimes.volume, allowMissingChecksum: allowMissingChecksum ? true : nil, serve: serve)
     }
 
     /// The command line's settings over the defaults alone.
@@ -201,8 +212,14 @@ struct Record: AsyncParsableCommand {
             version: TrackdVersion.string, clock: ContinuousClock(), logger: logger)
         logger.info("recording track \(recorder.trackID) into \(store.path)")
         let player = try settings.chimePlayer(logger: logger)
+        // The live view reads the store as the recorder commits; the recording starts once
+        // it listens, so that a port in use stops trackd before anything is recorded.
+        let server = try settings.serve.map { text in
+            LiveViewServer(store: store, track: .id(recorder.trackID), address: try ListenAddress(parsing: text), logger: logger)
+        }
         let pipeline = RecordPipeline(
-            source: source, manager: manager, recorder: recorder, chimes: player, logger: logger, showsStatus: onTerminal)
+            source: source, manager: manager, recorder: recorder, chimes: player, logger: logger, showsStatus: onTerminal,
+            liveView: server?.listening)
         // Under systemd: READY=1, status and watchdog pings, STOPPING=1 (see SystemdWatchdog).
         let notifier = SystemdNotifier.fromEnvironment()
         let watchdog = notifier.isActive
@@ -219,7 +236,7 @@ struct Record: AsyncParsableCommand {
                 services: (player.map { [.init(service: $0)] } ?? []) + [
                     .init(service: manager),
                     .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup),
-                ] + (watchdog.map { [.init(service: $0)] } ?? []),
+                ] + (watchdog.map { [.init(service: $0)] } ?? []) + (server.map { [.init(service: $0)] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         async let recording: Void = recorder.run()

@@ -1,5 +1,6 @@
 import Chime
 import GPSSources
+import LiveView
 import Location
 import TOMLKit
 
@@ -40,6 +41,8 @@ struct RecordConfiguration: Equatable, Sendable {
     /// 0 to 100, as text.
     var volume: String?
     var allowMissingChecksum: Bool?
+    /// Where to serve the live view (`HOST:PORT`), or `"none"`.
+    var serve: String?
 
     /// The file read when neither `--config` nor `TRACKD_CONFIG` names one.
     static let defaultPath = "/etc/trackd/trackd.toml"
@@ -47,7 +50,7 @@ struct RecordConfiguration: Equatable, Sendable {
     /// The keys a file may hold, in the sample's order.
     static let keys = [
         "source", "baud", "accuracy", "activity", "distance_filter", "name", "store", "chimes", "chime_every",
-        "alsa_device", "volume", "allow_missing_checksum",
+        "alsa_device", "volume", "allow_missing_checksum", "serve",
     ]
 
     /// Reads the configuration `--config` (`given`), else `TRACKD_CONFIG`, else the default
@@ -149,6 +152,14 @@ struct RecordConfiguration: Equatable, Sendable {
         case "allow_missing_checksum":
             guard let flag = field.value.bool else { throw field.invalid("is not true or false") }
             allowMissingChecksum = flag
+        case "serve":
+            if field.value.bool == false {
+                serve = "none"
+            } else {
+                let text = try field.string("HOST:PORT (like \"127.0.0.1:8080\"), or false")
+                do { _ = try ListenAddress(parsing: text) } catch { throw field.invalid("is not HOST:PORT (like \"127.0.0.1:8080\"): \(error)") }
+                serve = text
+            }
         default:
             preconditionFailure("parse lets only the keys in RecordConfiguration.keys through, not \(field.key)")
         }

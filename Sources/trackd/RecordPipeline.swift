@@ -1,6 +1,7 @@
 import Chime
 import GPSCore
 import GPSSources
+import LiveView
 import Location
 import Logging
 import ServiceLifecycle
@@ -21,11 +22,13 @@ final class RecordPipeline<Source: FixSource>: Service {
     let logger: Logger
     /// Whether to keep a status line on standard error (a terminal).
     let showsStatus: Bool
+    /// The live view's gate, when serving: nothing is read until it listens.
+    let liveView: ListeningGate?
     private let status = Mutex(LiveStatus())
 
     init(
         source: Source, manager: LocationManager, recorder: TrackRecorder, chimes: ChimePlayer?, logger: Logger,
-        showsStatus: Bool
+        showsStatus: Bool, liveView: ListeningGate? = nil
     ) {
         self.source = source
         self.manager = manager
@@ -33,9 +36,20 @@ final class RecordPipeline<Source: FixSource>: Service {
         self.chimes = chimes
         self.logger = logger
         self.showsStatus = showsStatus
+        self.liveView = liveView
     }
 
     func run() async throws {
+        if let liveView {
+            do {
+                let url = try await liveView.wait()
+                if showsStatus { writeStandardError("trackd: live view on \(url)\n") }
+            } catch {
+                await manager.finish()
+                recorder.finishInput()
+                throw error
+            }
+        }
         chimes?.play(.recordingStarted)
         let forwarding = Task { await self.forwardLocationEvents() }
         let statusLine = showsStatus ? Task { await self.keepStatusLine() } : nil

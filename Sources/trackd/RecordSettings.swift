@@ -20,6 +20,8 @@ struct RecordSettings: Equatable, Sendable {
     var alsaDevice = "default"
     var volume = String(ChimeVolume.default.percent)
     var allowMissingChecksum = false
+    /// Where to serve the live view; nil for nowhere.
+    var serve: String?
 
     /// The settings of `commandLine` (what was given there) over `file` over the defaults.
     init(commandLine: RecordConfiguration, file: RecordConfiguration) {
@@ -36,6 +38,7 @@ struct RecordSettings: Equatable, Sendable {
         alsaDevice = pick(\.alsaDevice) ?? alsaDevice
         volume = pick(\.volume) ?? volume
         allowMissingChecksum = pick(\.allowMissingChecksum) ?? allowMissingChecksum
+        serve = pick(\.serve).flatMap { $0 == "none" ? nil : $0 }
     }
 
     /// The location manager's configuration, as ``LocationOptions`` makes it.

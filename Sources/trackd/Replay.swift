@@ -185,15 +185,7 @@ struct ReplaySummary {
 }
 
 /// `value` with `digits` decimals, in plain notation.
-func decimal(_ value: Double, digits: Int = 2) -> String {
-    guard value.isFinite else { return "0" }
-    let scale = Double(decimalPowerOfTen(digits))
-    let scaled = Int64((abs(value) * scale).rounded())
-    let whole = scaled / Int64(scale), fraction = scaled % Int64(scale)
-    var fractionText = String(fraction)
-    while fractionText.count < digits { fractionText = "0" + fractionText }
-    return (value < 0 && scaled != 0 ? "-" : "") + "\(whole)" + (digits > 0 ? "." + fractionText : "")
-}
+func decimal(_ value: Double, digits: Int = 2) -> String { DecimalText.fixed(value, digits: digits) }
 
 func kilometres(_ metres: Double) -> String { decimal(metres / 1000, digits: 2) }
 

@@ -1,7 +1,7 @@
 /// Plain decimal text for numbers (no Foundation): fixed digits, never exponent notation.
-enum DecimalText {
+package enum DecimalText {
     /// `value` rounded to `digits` decimals (0...6): `12.35`, `-0.5`, `7`.
-    static func fixed(_ value: Double, digits: Int) -> String {
+    package static func fixed(_ value: Double, digits: Int) -> String {
         guard value.isFinite else { return "0" }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
@@ -17,7 +17,7 @@ enum DecimalText {
     }
 
     /// Like ``fixed(_:digits:)`` without trailing zeros: `2.5`, `2`.
-    static func trimmed(_ value: Double, digits: Int) -> String {
+    package static func trimmed(_ value: Double, digits: Int) -> String {
         var text = fixed(value, digits: digits)
         guard text.contains(".") else { return text }
         while text.hasSuffix("0") { text.removeLast() }
@@ -26,7 +26,7 @@ enum DecimalText {
     }
 
     /// A duration as `h:mm:ss`.
-    static func duration(seconds: Double) -> String {
+    package static func duration(seconds: Double) -> String {
         let total = Int64(max(0, seconds).rounded())
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
         return "\(h):" + (m < 10 ? "0" : "") + "\(m):" + (s < 10 ? "0" : "") + "\(s)"

@@ -1,0 +1,129 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import TrackStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The live view: one page that draws a track as it grows, its files and its event stream,
+/// served by Hummingbird.
+///
+/// - `GET /` the page; `GET /live.js`, `GET /live.css` its script and style.
+/// - `GET /events` the track as Server-Sent Events (see ``LiveCursor``): the whole track so
+///   far, then what is committed, read from the store every ``pollInterval``.
+///
+/// ``run()`` listens until a graceful shutdown; ``listening`` opens once it listens (with the
+/// page's URL) or fails with a ``LiveViewError``.
+public struct LiveViewServer: Service {
+    public let store: TrackStore
+    public let track: TrackSelector
+    public let address: ListenAddress
+    public let pollInterval: Duration
+    public let logger: Logger
+    public let listening = ListeningGate()
+
+    /// - Parameters:
+    ///   - track: the track to show: an id, or `latest` to follow whichever is newest.
+    ///   - pollInterval: how often each stream looks for new points; the recorder commits
+    ///     once a second.
+    public init(
+        store: TrackStore, track: TrackSelector, address: ListenAddress, pollInterval: Duration = .milliseconds(500),
+        logger: Logger
+    ) {
+        self.store = store
+        self.track = track
+        self.address = address
+        self.pollInterval = pollInterval
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        var serverLogger = logger
+        serverLogger.logLevel = max(logger.logLevel, .warning)
+        let address = self.address
+        let gate = listening
+        let logger = self.logger
+        let app = Application(
+            router: makeRouter(),
+            configuration: ApplicationConfiguration(
+                address: .hostname(address.host, port: address.port), serverName: "trackd"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? address.port
+                let host = address.host.contains(":") ? "[\(address.host)]" : address.host
+                let url = "http://\(host):\(port)/"
+                logger.notice("live view on \(url)")
+                gate.open(url: url)
+            },
+            logger: serverLogger)
+        do {
+            try await app.run()
+        } catch {
+            let reason = LiveViewServer.listenError(error, address: address)
+            gate.fail(reason)
+            throw reason
+        }
+        gate.fail(CancellationError())
+    }
+
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        for (path, file) in Assets.files {
+            router.get(RouterPath(path)) { _, _ in
+                Response(
+                    status: .ok,
+                    headers: LiveViewServer.headers(contentType: file.contentType),
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+            }
+        }
+        let feed = LiveFeed(store: store, track: track, clock: ContinuousClock(), pollInterval: pollInterval)
+        router.get("events") { request, _ in
+            let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!]
+            var headers = LiveViewServer.headers(contentType: "text/event-stream; charset=utf-8")
+            headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody { writer in
+                    // Ends on a graceful shutdown (the browser reconnects to whoever serves
+                    // next) or when the browser goes away (a write fails).
+                    do {
+                        try await feed.run(lastEventID: lastEventID) { text in
+                            try await writer.write(ByteBuffer(string: text))
+                        }
+                    } catch is CancellationError {}
+                    try await writer.finish(nil)
+                })
+        }
+        return router
+    }
+
+    static func headers(contentType: String) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.cacheControl] = "no-cache"
+        headers[.contentSecurityPolicy] = Assets.contentSecurityPolicy
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        return headers
+    }
+
+    /// What a failure to listen means to the user.
+    static func listenError(_ error: any Error, address: ListenAddress) -> any Error {
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case EADDRINUSE: return LiveViewError.addressInUse(address)
+            case EACCES, EPERM: return LiveViewError.privilegedPort(address)
+            case EADDRNOTAVAIL: return LiveViewError.notLocal(address)
+            default: return LiveViewError.cannotListen(address, reason: String(cString: strerror(error.errnoCode)))
+            }
+        }
+        if error is SocketAddressError { return LiveViewError.notLocal(address) }
+        return error
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import LiveView
+import Logging
+import ServiceLifecycle
+import TrackStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the live view of a track from the store: one that a recorder is writing, or a finished one.",
+        discussion: """
+            The page draws the track and, while a recorder writes it (`trackd record` in another \
+            process, or the systemd service), adds each point as it is committed, with the \
+            current position and its accuracy circle, the signal, distance, speed and elapsed \
+            time. With 'latest' (the default) the page moves on to each new track. Everything \
+            the page needs is served by trackd; nothing is fetched from the internet. \
+            SIGINT or SIGTERM stops serving.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The track: its id (see `trackd tracks`), or 'latest' to follow the newest.", valueName: "id|latest"))
+    var track: String = "latest"
+
+    @Option(
+        help: ArgumentHelp(
+            "Where to listen: HOST:PORT, or a port on 127.0.0.1.",
+            discussion: "Default: 127.0.0.1:8080 (this machine only). 0.0.0.0:8080 serves every network, such as a phone on the Pi's Wi-Fi.",
+            valueName: "host:port"))
+    var bind: String = ListenAddress.default.description
+
+    @OptionGroup var storeLocation: StoreLocation
+
+    func validate() throws {
+        guard TrackSelector(track) != nil else {
+            throw ValidationError("Please give the track as a number from `trackd tracks` or 'latest', not '\(track)'.")
+        }
+        do { _ = try ListenAddress(parsing: bind) } catch { throw ValidationError("--bind: \(error)") }
+    }
+
+    func run() async throws {
+        let selector = TrackSelector(track) ?? .latest
+        let address = try ListenAddress(parsing: bind)
+        let store = try TrackStore.open(at: storeLocation.resolved.path, access: .read)
+        if case .id = selector { _ = try store.track(selector) }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        let logger = Logger(label: "trackd")
+        let server = LiveViewServer(store: store, track: selector, address: address, logger: logger)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}

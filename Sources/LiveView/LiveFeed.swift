@@ -12,14 +12,16 @@ struct LiveFeed<C: Clock<Duration>>: Sendable {
     let clock: C
     let pollInterval: Duration
 
-    /// Sends events until cancelled, a graceful shutdown, or until `send` throws (the
-    /// browser went away).
+    /// Sends events until cancelled or until `send` throws (the browser went away); on a
+    /// graceful shutdown, reads and sends once more (the recorder's last commit, the track's
+    /// final state) and returns.
     func run(lastEventID: String?, send: (String) async throws -> Void) async throws {
         var cursor = LiveCursor(lastEventID: lastEventID)
         let start = clock.now
         try await send(ServerSentEvent.retry(milliseconds: 2000))
-        while !Task.isShuttingDownGracefully {
+        while true {
             try Task.checkCancellation()
+            let stopping = Task.isShuttingDownGracefully
             var sent = false
             let summary = try selectedTrack()
             for event in cursor.select(summary) {
@@ -43,6 +45,7 @@ struct LiveFeed<C: Clock<Duration>>: Sendable {
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             if let beat = cursor.heartbeat(now: seconds, sent: sent) { try await send(beat) }
+            if stopping { return }
             try await clock.sleep(for: pollInterval)
         }
     }

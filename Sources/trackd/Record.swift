@@ -236,10 +236,16 @@ struct Record: AsyncParsableCommand {
                 services: (player.map { [.init(service: $0)] } ?? []) + [
                     .init(service: manager),
                     .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup),
-                ] + (watchdog.map { [.init(service: $0)] } ?? []) + (server.map { [.init(service: $0)] } ?? []),
+                ] + (watchdog.map { [.init(service: $0)] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         async let recording: Void = recorder.run()
+        // The live view runs beside the group too, and stops after the recorder's last
+        // commit, so that the pages get the whole track and its final state.
+        let serving = server.map { server in
+            let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: server)], logger: logger))
+            return (group, Task { try await group.run() })
+        }
         var failure: (any Error)?
         do {
             try await group.run()
@@ -251,6 +257,10 @@ struct Record: AsyncParsableCommand {
             try await recording
         } catch {
             failure = failure ?? error
+        }
+        if let (group, task) = serving {
+            await group.triggerGracefulShutdown()
+            _ = await task.result
         }
         if let failure {
             // A source that failed before its first fix (gpsd not running, a tty that is not

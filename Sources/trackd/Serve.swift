@@ -31,7 +31,7 @@ struct Serve: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Where to listen: HOST:PORT, or a port on 127.0.0.1.",
-            discussion: "Default: 127.0.0.1:8080 (this machine only). 0.0.0.0:8080 serves every network, such as a phone on the Pi's Wi-Fi.",
+            discussion: "127.0.0.1 is this machine only; 0.0.0.0:8080 serves every network, such as a phone on the Pi's Wi-Fi.",
             valueName: "host:port"))
     var bind: String = ListenAddress.default.description
 

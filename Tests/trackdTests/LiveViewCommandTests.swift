@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+import TrackdTestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The live view in a real headless Chromium: `trackd record --serve` and `trackd serve`,
+/// checked through the page's DOM against the store.
+@Suite("live view in a headless browser", .serialized)
+struct LiveViewCommandTests {
+    /// Points drawn: the vertices of every segment's polyline.
+    static let drawn = "[...document.querySelectorAll('#path polyline')].reduce((n, l) => n + l.points.numberOfItems, 0)"
+    static let segmentsDrawn = "document.querySelectorAll('#path polyline').length"
+    /// How far the current-position dot is from the map's centre, in CSS pixels.
+    static let dotOffCentre = """
+        (() => { const b = document.getElementById('map').getBoundingClientRect();
+                 const d = document.getElementById('position');
+                 return Math.hypot(d.cx.baseVal.value - b.width / 2, d.cy.baseVal.value - b.height / 2); })()
+        """
+
+    @Test("record --serve: the path grows in the page as points are committed, ends equal to the store, and a late page gets it all")
+    func recordServe() throws {
+        try #require(HeadlessChromium.isInstalled, "Debian's chromium is needed (scripts/bootstrap installs it)")
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("tracks.sqlite")
+        let port = try GPSDHarness.freePort()
+        let recorder = try BackgroundProcess(
+            ["record", "--source", "simulate:hike", "--speed", "20", "--duration", "12m", "--no-chime",
+             "--store", store.path, "--serve", "127.0.0.1:\(port)"], in: dir)
+        defer { recorder.stop() }
+        let url = "http://127.0.0.1:\(port)/"
+        #expect(Support.waitUntil(atMost: 30) { recorder.stderr.contains("live view on \(url)") }, "\(recorder.stderr)")
+
+        let browser = try HeadlessChromium(in: dir)
+        defer { browser.close() }
+        let first = try browser.open(url)
+        #expect(try Support.waitUntil(atMost: 30) { try first.number(Self.drawn) >= 20 })
+        // Never more than the store holds: what is drawn was committed.
+        let early = try first.number(Self.drawn)
+        let committed = Support.rowCount(store, "point", track: 1) ?? 0
+        #expect(early <= Double(committed), "drawn \(early), committed \(committed)")
+        #expect(try Support.waitUntil(atMost: 30) { try first.number(Self.drawn) >= early + 40 }, "the path grows")
+
+        // A phone's screen: the panel fits its width, nothing came from elsewhere.
+        #expect(try first.evaluate("document.documentElement.scrollWidth <= window.innerWidth") as? Bool == true)
+        #expect(try first.evaluate("(() => { const r = document.getElementById('panel').getBoundingClientRect(); return r.left >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight; })()") as? Bool == true)
+        #expect(try first.evaluate("performance.getEntriesByType('resource').every(e => e.name.startsWith(location.origin))") as? Bool == true)
+        #expect(try first.evaluate("document.getElementById('signal').dataset.signal") as? String == "strong")
+        #expect(try first.evaluate("document.getElementById('position').getAttribute('visibility')") as? String == "visible")
+        #expect(try first.evaluate("document.getElementById('accuracy').getAttribute('visibility')") as? String == "visible")
+
+        let png = try first.screenshot()
+        try png.write(to: dir.appendingPathComponent("live.png"))
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let size = Self.pngSize(png)
+        #expect(size.0 == 824 && size.1 == 1830, "412 × 915 CSS pixels at a device scale of 2, not \(size)")
+
+        // Following: the current position stays in the middle, until the user pans; 10 s later
+        // the map follows again.
+        #expect(try Support.waitUntil(atMost: 10) { try first.number(Self.dotOffCentre) < 2 })
+        try first.drag(from: (200, 300), to: (120, 200))
+        #expect(try first.evaluate("document.getElementById('map').dataset.following") as? String == "false")
+        let grown = try first.number(Self.drawn)
+        #expect(try Support.waitUntil(atMost: 8) { try first.number(Self.drawn) > grown + 5 })
+        #expect(try first.evaluate("document.getElementById('map').dataset.following") as? String == "false", "still paused")
+        #expect(try first.number(Self.dotOffCentre) > 20, "the map stays where the user put it")
+        #expect(try Support.waitUntil(atMost: 15) { try first.evaluate("document.getElementById('map').dataset.following") as? String == "true" })
+        #expect(try Support.waitUntil(atMost: 5) { try first.number(Self.dotOffCentre) < 2 })
+
+        // A page opened late gets the whole track so far, from the first point.
+        let before = Support.rowCount(store, "point", track: 1) ?? 0
+        let late = try browser.open(url)
+        #expect(try Support.waitUntil(atMost: 30) { try late.number(Self.drawn) >= Double(before) })
+        #expect(try late.evaluate("document.querySelector('#path polyline').points.getItem(0).x") as? NSNumber == 0, "starts at the first point")
+
+        // When the recording ends, both pages hold exactly the store's points and segments.
+        #expect(recorder.waitForEnd(atMost: 90) == .exited(0), "\(recorder.stderr)")
+        let track = try #require(Support.tracks(store).first)
+        let points = try #require(track["points"] as? Int)
+        let segments = try #require(track["segments"] as? Int)
+        for page in [first, late] {
+            #expect(try Support.waitUntil(atMost: 10) { try page.number(Self.drawn) == Double(points) }, "drawn \((try? page.number(Self.drawn)) ?? -1), stored \(points)")
+            #expect(try page.number(Self.segmentsDrawn) == Double(segments))
+            #expect(try page.evaluate("document.getElementById('map').dataset.state") as? String == "finished")
+        }
+        let last = try #require(Support.query(store, "SELECT latitude || ' ' || longitude FROM point WHERE track_id = 1 ORDER BY number DESC LIMIT 1")?.first)
+        let shown = try #require(first.evaluate("(m => m.lastLatitude + ' ' + m.lastLongitude)(document.getElementById('map').dataset)") as? String)
+        let (a, b) = (last.split(separator: " ").compactMap { Double($0) }, shown.split(separator: " ").compactMap { Double($0) })
+        #expect(a.count == 2 && b.count == 2 && abs(a[0] - b[0]) < 1e-6 && abs(a[1] - b[1]) < 1e-6, "store \(last), page \(shown)")
+    }
+
+    @Test("trackd serve: a finished track from the store alone, then a recording in another process, across a server restart")
+    func serveFromStore() throws {
+        try #require(HeadlessChromium.isInstalled, "Debian's chromium is needed (scripts/bootstrap installs it)")
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("tracks.sqlite")
+        let recorded = try Support.trackd(["record", "--source", Support.sample.path, "--no-chime", "--store", store.path])
+        try #require(recorded.status == 0, "\(recorded.stderr)")
+        let summary = try #require(Support.tracks(store).first)
+        let points = try #require(summary["points"] as? Int)
+        let perSegment = (Support.query(store, "SELECT count(*) FROM point WHERE track_id = 1 GROUP BY segment ORDER BY segment") ?? [])
+            .compactMap { Int($0) }
+
+        let port = try GPSDHarness.freePort()
+        let url = "http://127.0.0.1:\(port)/"
+        var server = try BackgroundProcess(["serve", "--store", store.path, "--bind", "127.0.0.1:\(port)"], in: dir, label: "serve1")
+        defer { server.stop() }
+        #expect(Support.waitUntil(atMost: 30) { server.stderr.contains("live view on \(url)") }, "\(server.stderr)")
+
+        let browser = try HeadlessChromium(in: dir)
+        defer { browser.close() }
+        let page = try browser.open(url, width: 1280, height: 800, mobile: false)
+        #expect(try Support.waitUntil(atMost: 30) { try page.number(Self.drawn) == Double(points) })
+        let drawnPerSegment = try page.evaluate("[...document.querySelectorAll('#path polyline')].map(l => l.points.numberOfItems)") as? [Int]
+        #expect(drawnPerSegment == perSegment, "one line per segment, each with the segment's points")
+        #expect(try page.evaluate("document.getElementById('map').dataset.state") as? String == "finished")
+        let distance = try #require(summary["distance_m"] as? Double)
+        #expect(try page.evaluate("document.getElementById('distance').textContent") as? String
+            == String(format: "%.2f km", distance / 1000))
+
+        // A recorder in another process starts a new track: the page, following the latest,
+        // starts again with it and draws it as it grows.
+        let recorder = try BackgroundProcess(
+            ["record", "--source", "simulate:hike", "--speed", "20", "--duration", "4m", "--no-chime", "--store", store.path],
+            in: dir, label: "record")
+        defer { recorder.stop() }
+        #expect(try Support.waitUntil(atMost: 30) {
+            try page.evaluate("document.getElementById('map').dataset.track") as? String == "2" && page.number(Self.drawn) >= 10
+        })
+
+        // The server goes away and comes back: the page reconnects and carries on where it
+        // was, with no point twice.
+        server.send(SIGTERM)
+        #expect(server.waitForEnd(atMost: 20) == .exited(0), "\(server.stderr)")
+        #expect(try Support.waitUntil(atMost: 10) {
+            try page.evaluate("document.getElementById('connection').dataset.state") as? String == "reconnecting"
+        })
+        server = try BackgroundProcess(["serve", "--store", store.path, "--bind", "127.0.0.1:\(port)"], in: dir, label: "serve2")
+        #expect(recorder.waitForEnd(atMost: 60) == .exited(0), "\(recorder.stderr)")
+        let stored = Support.rowCount(store, "point", track: 2) ?? -1
+        #expect(try Support.waitUntil(atMost: 30) { try page.number(Self.drawn) == Double(stored) }, "drawn \((try? page.number(Self.drawn)) ?? -1), stored \(stored)")
+        #expect(try page.evaluate("document.getElementById('map').dataset.state") as? String == "finished")
+        let numbers = try page.evaluate("document.getElementById('map').dataset.lastNumber") as? String
+        #expect(numbers == String(stored))
+    }
+
+    @Test("a port in use stops record --serve before anything is recorded, and serve, with an error naming the address")
+    func portInUse() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("tracks.sqlite")
+        let (socket, port) = try Self.listeningSocket()
+        defer { close(socket) }
+
+        let record = try Support.trackd([
+            "record", "--source", "simulate:hike", "--speed", "20", "--duration", "2m", "--no-chime",
+            "--store", store.path, "--serve", "127.0.0.1:\(port)",
+        ])
+        #expect(record.status == 1, "\(record.stderr)")
+        #expect(record.stderr.contains("127.0.0.1:\(port)") && record.stderr.contains("already in use"), "\(record.stderr)")
+        #expect(try Support.tracks(store).isEmpty, "no track was started")
+
+        let recorded = try Support.trackd(["record", "--source", Support.sample.path, "--no-chime", "--store", store.path])
+        try #require(recorded.status == 0)
+        let serve = try Support.trackd(["serve", "--store", store.path, "--bind", "127.0.0.1:\(port)"])
+        #expect(serve.status == 1)
+        #expect(serve.stderr.contains("127.0.0.1:\(port)") && serve.stderr.contains("already in use"), "\(serve.stderr)")
+    }
+
+    @Test("bad addresses, tracks and stores are usage errors that say what to give", arguments: [
+        (["record", "--source", "simulate:hike", "--serve", "127.0.0.1:99999"], "port must be a number from 0 to 65535"),
+        (["record", "--source", "simulate:hike", "--serve", ":8080"], "0.0.0.0:PORT"),
+        (["record", "--source", "simulate:hike", "--serve", "300.1.1.1:80"], "not an IPv4 address"),
+        (["serve", "--bind", "[::1]"], "port is missing"),
+        (["serve", "zero"], "'latest'"),
+    ])
+    func badInput(arguments: [String], message: String) throws {
+        let result = try Support.trackd(arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("serve without a store names the path and says how to make one")
+    func serveWithoutStore() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = dir.appendingPathComponent("none.sqlite").path
+        let result = try Support.trackd(["serve", "--store", missing, "--bind", "127.0.0.1:0"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(missing), "\(result.stderr)")
+    }
+
+    /// A TCP socket listening on a free loopback port, and the port.
+    static func listeningSocket() throws -> (Int32, Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard ok else { throw Support.Failure("cannot listen on a loopback port: errno \(errno)") }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// Width and height from a PNG's IHDR chunk.
+    static func pngSize(_ png: Data) -> (Int, Int) {
+        guard png.count >= 24 else { return (0, 0) }
+        let bytes = [UInt8](png[16..<24])
+        func be(_ b: ArraySlice<UInt8>) -> Int { b.reduce(0) { $0 << 8 | Int($1) } }
+        return (be(bytes[0..<4]), be(bytes[4..<8]))
+    }
+}

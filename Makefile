@@ -33,7 +33,7 @@ SYSCONFDIR ?= /etc
 UNITDIR ?= $(SYSCONFDIR)/systemd/system
 UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
 BINARY ?= .build-release/release/trackd
-UNITS = systemd/trackd@.service systemd/trackd.service
+UNITS = systemd/trackd@.service systemd/trackd.service systemd/trackd-live.service
 RULES = udev/60-trackd.rules
 
 # A release binary with the Swift standard library linked in: it needs only glibc,
@@ -68,8 +68,8 @@ install-files:
 # and so does the configuration if it was edited.
 uninstall:
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
-	  systemctl stop 'trackd@*.service' trackd.service 2>/dev/null || true; \
-	  systemctl disable trackd.service 2>/dev/null || true; \
+	  systemctl stop 'trackd@*.service' trackd.service trackd-live.service 2>/dev/null || true; \
+	  systemctl disable trackd.service trackd-live.service 2>/dev/null || true; \
 	fi
 	rm -f "$(DESTDIR)$(BINDIR)/trackd" "$(DESTDIR)$(UDEVRULESDIR)/60-trackd.rules"
 	for unit in $(UNITS); do rm -f "$(DESTDIR)$(UNITDIR)/$$(basename $$unit)"; done

@@ -6,8 +6,10 @@ public enum LiveViewError: Error, Sendable, Hashable, CustomStringConvertible {
     case addressInUse(ListenAddress)
     /// A port below 1024 without the privilege to bind it.
     case privilegedPort(ListenAddress)
-    /// The host is not an address of this machine, or a name that does not resolve.
+    /// The host is not an address of this machine.
     case notLocal(ListenAddress)
+    /// The host is a name that does not resolve.
+    case unknownHost(ListenAddress)
     /// Any other failure to listen, with the system's reason.
     case cannotListen(ListenAddress, reason: String)
 
@@ -21,6 +23,8 @@ public enum LiveViewError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot serve the live view on \(address): ports below 1024 need privileges trackd does not have; use a port from 1024 up, such as 8080"
         case .notLocal(let address):
             return "cannot serve the live view on \(address): '\(address.host)' is not an address of this machine; use 127.0.0.1 (this machine only), 0.0.0.0 (every network) or one of this machine's addresses"
+        case .unknownHost(let address):
+            return "cannot serve the live view on \(address): the name '\(address.host)' does not resolve to an address; use 127.0.0.1 (this machine only), 0.0.0.0 (every network) or one of this machine's addresses"
         case .cannotListen(let address, let reason):
             return "cannot serve the live view on \(address): \(reason)"
         }

@@ -123,7 +123,9 @@ public struct LiveViewServer: Service {
             default: return LiveViewError.cannotListen(address, reason: String(cString: strerror(error.errnoCode)))
             }
         }
-        if error is SocketAddressError { return LiveViewError.notLocal(address) }
+        if error is SocketAddressError || error is SocketAddressError.UnknownHost {
+            return LiveViewError.unknownHost(address)
+        }
         return error
     }
 }

@@ -128,6 +128,8 @@ public final class TrackStore: Sendable {
     /// Up to `limit` points of track `id` after point number `number` (0 for the first), in
     /// order: what a live view has not drawn yet. The speed is the manager's smoothed speed.
     public func points(ofTrack id: Int64, after number: Int, limit: Int) throws(StoreError) -> [StoredPoint] {
+        // A number fills the low 32 bits of a rowid (StoreSchema.rowID): none follows the largest.
+        guard number < 0xFFFF_FFFF else { return [] }
         let first = StoreSchema.rowID(track: id, number: max(0, number) + 1)
         let last = StoreSchema.rowIDs(track: id).upperBound
         guard first <= last else { return [] }

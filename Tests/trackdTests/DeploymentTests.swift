@@ -11,7 +11,7 @@ import Glibc
 @Suite("deployment: udev, systemd, sd_notify, configuration, install")
 struct DeploymentTests {
     static let rules = Support.repository.appendingPathComponent("udev/60-trackd.rules")
-    static let units = ["trackd@.service", "trackd.service"]
+    static let units = ["trackd@.service", "trackd.service", "trackd-live.service"]
     static let sampleConfiguration = Support.repository.appendingPathComponent("config/trackd.toml")
     static let systemdAnalyze = "/usr/bin/systemd-analyze"
 
@@ -102,7 +102,8 @@ struct DeploymentTests {
         let installed = try Self.make(install)
         #expect(installed.status == 0, "\(installed.stderr)")
         #expect(Self.files(under: root) == [
-            "etc/systemd/system/trackd.service", "etc/systemd/system/trackd@.service", "etc/trackd/trackd.toml",
+            "etc/systemd/system/trackd-live.service", "etc/systemd/system/trackd.service", "etc/systemd/system/trackd@.service",
+            "etc/trackd/trackd.toml",
             "etc/udev/rules.d/60-trackd.rules", "usr/local/bin/trackd",
         ])
         let unit = try String(contentsOf: root.appendingPathComponent("etc/systemd/system/trackd@.service"), encoding: .utf8)
@@ -151,12 +152,12 @@ struct DeploymentTests {
     func systemdVerify() throws {
         try Self.withInstalledUnits { root in
             let result = try Support.run(Self.systemdAnalyze, ["verify", "--root=\(root.path)", "--man=no",
-                                                               "trackd.service", "trackd@ttyUSB0.service"])
+                                                               "trackd.service", "trackd@ttyUSB0.service", "trackd-live.service"])
             #expect(result.status == 0, "\(result.stderr)")
             // Only what is said about our units: the host's units, seen through the link, make
             // systemd-analyze complain about their absolute symlinks.
             let complaints = result.stderr.split(separator: "\n").filter {
-                $0.contains("trackd.service") || $0.contains("trackd@")
+                $0.contains("trackd.service") || $0.contains("trackd@") || $0.contains("trackd-live")
             }
             #expect(complaints.isEmpty, "\(complaints.joined(separator: "\n"))")
         }

@@ -169,6 +169,13 @@ struct LiveViewCommandTests {
         let serve = try Support.trackd(["serve", "--store", store.path, "--bind", "127.0.0.1:\(port)"])
         #expect(serve.status == 1)
         #expect(serve.stderr.contains("127.0.0.1:\(port)") && serve.stderr.contains("already in use"), "\(serve.stderr)")
+
+        // An address of another machine (TEST-NET-1), and a name that does not resolve.
+        let foreign = try Support.trackd(["serve", "--store", store.path, "--bind", "192.0.2.1:\(port)"])
+        #expect(foreign.status == 1 && foreign.stderr.contains("'192.0.2.1' is not an address of this machine"), "\(foreign.stderr)")
+        let unknown = try Support.trackd(["serve", "--store", store.path, "--bind", "nosuchhost.invalid:\(port)"])
+        // (A resolver that answers for every name makes it "not an address of this machine".)
+        #expect(unknown.status == 1 && unknown.stderr.contains("'nosuchhost.invalid'"), "\(unknown.stderr)")
     }
 
     @Test("bad addresses, tracks and stores are usage errors that say what to give", arguments: [

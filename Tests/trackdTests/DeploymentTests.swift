@@ -271,6 +271,7 @@ struct DeploymentTests {
             ("volume = 120\n", ":1: volume = 120 is not a whole number from 0 to 100"),
             ("store = \"tracks.sqlite\"\n", ":1: store = \"tracks.sqlite\" is not an absolute path"),
             ("accuracy = \n", ":1: not valid TOML"),
+            ("serve = \"0.0.0.0\"\n", ":1: serve = \"0.0.0.0\" is not HOST:PORT"),
         ])
     func invalidConfiguration(toml: String, message: String) throws {
         let dir = try Support.temporaryDirectory()
@@ -322,15 +323,18 @@ struct DeploymentTests {
             .map { String($0.dropFirst(2)) }
         let keys = settings.compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(keys == ["source", "baud", "accuracy", "activity", "distance_filter", "name", "store", "chimes",
-                         "chime_every", "alsa_device", "volume", "allow_missing_checksum"])
+                         "chime_every", "alsa_device", "volume", "allow_missing_checksum", "serve"])
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        // baud applies to a device only; --source and --store point at the sample and dir.
-        let uncommented = settings.filter { !$0.hasPrefix("baud ") }.joined(separator: "\n")
+        // baud applies to a device only; --source and --store point at the sample and dir;
+        // the live view listens on a free port.
+        let uncommented = settings.filter { !$0.hasPrefix("baud ") }
+            .map { $0.hasPrefix("serve ") ? "serve = \"127.0.0.1:0\"" : $0 }.joined(separator: "\n")
         let result = try Self.record(
             config: uncommented, ["--source", Support.sample.path, "--store", dir.appendingPathComponent("t.sqlite").path],
             in: dir)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("recorded track 1 'commute'"), "\(result.stderr)")
+        #expect(result.stderr.contains("live view on http://127.0.0.1:"), "\(result.stderr)")
     }
 }

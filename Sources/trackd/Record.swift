@@ -168,7 +168,7 @@ struct Record: AsyncParsableCommand {
         let (resolved, detectedBaud) = try await Record.resolve(specification, logger: logger)
 
         let (path, isDefault) = settings.store.map { ($0, false) } ?? storeLocation.resolved
-        if isDefault { StoreLocation.createDirectories(for: path) }
+        if isDefault { createParentDirectories(of: path) }
         let (store, recovered) = try TrackStore.openForRecording(at: path, options: Record.storeOptions())
         for track in recovered {
             writeStandardError("trackd: \(TrackDescription.recovered(track)) in \(path)\n")

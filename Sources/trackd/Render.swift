@@ -18,7 +18,8 @@ struct Render: ParsableCommand {
             The map is Web Mercator, north up, fitted to the track with a margin: one line per \
             segment coloured by speed (a legend gives the bins in km/h), green and red pins at the \
             start and end, a scale bar, and a light grid whose squares are the scale bar's length \
-            (or, with --tiles, a basemap from a folder of z/x/y.png tiles). Under it, the elevation \
+            (or, with --tiles, a basemap from a folder of z/x/y.png tiles or a tile server, whose \
+            tiles are cached on disk). Under it, the elevation \
             and speed profiles over distance, and the totals: distance (counted in steps of 5 m or \
             more, so noise does not add up; fix losses bridged), moving time (steps at 0.5 m/s or \
             more), elevation gain and loss (smoothed over 200 m, counted past 10 m turns) and \
@@ -39,8 +40,19 @@ struct Render: ParsableCommand {
     @Option(help: "The picture's height in pixels, map, profiles and totals together.")
     var height: Int = PictureLayout.defaultHeight
 
-    @Option(help: ArgumentHelp("A folder of map tiles, DIR/z/x/y.png (OpenStreetMap's scheme), drawn under the path; missing tiles stay blank.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Map tiles drawn under the path: a folder of DIR/z/x/y.png tiles (OpenStreetMap's scheme), or a tile server's URL template with {z}, {x} and {y}.",
+            discussion: "Tiles from a server are fetched once with curl into the cache (--tile-cache) and read from it afterwards, offline too. Missing tiles stay blank.",
+            valueName: "dir|url"))
     var tiles: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Where tiles fetched from a server are kept, as DIR/z/x/y.png (a folder --tiles can use offline).",
+            discussion: "Default: $XDG_CACHE_HOME/trackd/tiles/SERVER, else ~/.cache/trackd/tiles/SERVER.",
+            valueName: "dir"))
+    var tileCache: String?
 
     @OptionGroup var storeLocation: StoreLocation
 
@@ -62,10 +74,11 @@ struct Render: ParsableCommand {
             throw ValidationError("Please give a size from \(PictureLayout.minimumWidth)×\(PictureLayout.minimumHeight) to 20000×20000 pixels, not \(width)×\(height).")
         }
         if let tiles {
-            var info = stat()
-            guard stat(tiles, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-                throw ValidationError("--tiles \(tiles) is not a folder; give a folder of z/x/y.png tiles.")
+            do { _ = try TileSource(tiles, cache: tileCache, environment: TileSource.environment) } catch {
+                throw ValidationError(error.description)
             }
+        } else if tileCache != nil {
+            throw ValidationError("--tile-cache goes with --tiles URL-TEMPLATE.")
         }
     }
 
@@ -74,7 +87,9 @@ struct Render: ParsableCommand {
         let source = try load()
         let picture = try TrackPicture(
             title: source.title, subtitle: source.subtitle, segments: source.segments, width: width, height: height)
-        let basemap = tiles.map { directory in picture.basemap { readWholeFile("\(directory)/\($0).png") } }
+        let tileSource = try tiles.map { try TileSource($0, cache: tileCache, environment: TileSource.environment) }
+        let basemap = tileSource.map { source in picture.basemap { source.tile($0) } }
+        if let warning = tileSource?.warning { writeStandardError("trackd: \(warning)\n") }
         let svg = picture.svg(basemap: basemap)
         switch format ?? .svg {
         case .svg: try writeSVG(svg)
@@ -89,7 +104,10 @@ struct Render: ParsableCommand {
         }
         if let top = totals.maxSpeedMetersPerSecond { line += ", max \(decimal(top * 3.6, digits: 1)) km/h" }
         line += ", \(totals.points) points in \(totals.segments) segment\(totals.segments == 1 ? "" : "s")"
-        if let basemap { line += ", \(basemap.tiles.count) of \(picture.tilesNeeded.count) tiles" }
+        if let basemap {
+            line += ", \(basemap.tiles.count) of \(picture.tilesNeeded.count) tiles"
+            if let summary = tileSource?.summary { line += " (\(summary))" }
+        }
         if source.skipped > 0 { line += " (\(source.skipped) points without a valid position skipped)" }
         writeStandardError(line + "\n")
     }
@@ -152,7 +170,7 @@ struct Render: ParsableCommand {
     /// The SVG goes to a temporary file beside the output, rsvg-convert draws it into the
     /// output's temporary file, which then replaces the output; both temporary files go.
     private func writePNG(_ svg: String) throws {
-        guard Rasterizer.locate() != nil else { throw RenderCommandError.rasterizerMissing }
+        guard ChildProcess.locate(Rasterizer.program) != nil else { throw RenderCommandError.rasterizerMissing }
         let (png, drawing) = try TemporaryFileGuard.withTerminationSignalsHeld { () throws(CLIError) in
             let png = try OutputFile.create(output)
             let drawing: OutputFile
@@ -211,7 +229,7 @@ private func readInput(_ path: String) throws(CLIError) -> [UInt8] {
 }
 
 /// The content of the file at `path`; nil when it cannot be read (a missing tile).
-private func readWholeFile(_ path: String) -> [UInt8]? {
+func readWholeFile(_ path: String) -> [UInt8]? {
     var info = stat()
     guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return nil }
     return try? readInput(path)

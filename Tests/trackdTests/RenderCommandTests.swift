@@ -190,7 +190,7 @@ struct RenderCommandTests {
         let result = try Support.trackd(["render", "--help"])
         #expect(result.status == 0)
         let text = result.stdoutText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for option in ["<id|latest|file.gpx>", "-o, --output <file>", "--width <width>", "--height <height>", "--tiles <dir>", "--store <path>"] {
+        for option in ["<id|latest|file.gpx>", "-o, --output <file>", "--width <width>", "--height <height>", "--tiles <dir|url>", "--tile-cache <dir>", "--store <path>"] {
             #expect(text.contains(option), "render --help lacks \(option):\n\(result.stdoutText)")
         }
         #expect(try Support.trackd(["--help"]).stdoutText.contains("render"))
@@ -208,24 +208,8 @@ struct RenderCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("tracks.sqlite")
         try RecordCommandTests.recordSample(into: store)
-        // A 1×1 PNG as every tile around Grindelwald at zoom 14 to 16.
-        let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==") ?? Data()
         let tiles = dir.appendingPathComponent("tiles")
-        for zoom in 14...16 {
-            let n = Double(1 << zoom)
-            func tileX(_ lon: Double) -> Int { Int(((lon + 180) / 360 * n).rounded(.down)) }
-            func tileY(_ lat: Double) -> Int {
-                let phi = lat * .pi / 180
-                return Int(((1 - log(tan(phi) + 1 / cos(phi)) / .pi) / 2 * n).rounded(.down))
-            }
-            for x in tileX(7.95)...tileX(8.14) {
-                let column = tiles.appendingPathComponent("\(zoom)/\(x)")
-                try FileManager.default.createDirectory(at: column, withIntermediateDirectories: true)
-                for y in tileY(46.66)...tileY(46.57) {
-                    try png.write(to: column.appendingPathComponent("\(y).png"))
-                }
-            }
-        }
+        try Self.writeTiles(into: tiles)
         let out = dir.appendingPathComponent("hike.svg")
         let render = try Support.trackd(["render", "-o", out.path, "--tiles", tiles.path, "--store", store.path])
         #expect(render.status == 0, "\(render.stderr)")
@@ -243,5 +227,26 @@ struct RenderCommandTests {
         #expect(without.status == 0, "\(without.stderr)")
         #expect(without.stderr.contains(", 0 of \(images) tiles"), "\(without.stderr)")
         #expect(try Support.count("<g id=\"grid\"", in: bare) == 1, "no tiles found: the grid, not a blank map")
+    }
+
+    /// A 1×1 PNG as every tile around Grindelwald (the sample hike) at zoom 14 to 16, in
+    /// `tiles/z/x/y.png`.
+    static func writeTiles(into tiles: URL) throws {
+        let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==") ?? Data()
+        for zoom in 14...16 {
+            let n = Double(1 << zoom)
+            func tileX(_ lon: Double) -> Int { Int(((lon + 180) / 360 * n).rounded(.down)) }
+            func tileY(_ lat: Double) -> Int {
+                let phi = lat * .pi / 180
+                return Int(((1 - log(tan(phi) + 1 / cos(phi)) / .pi) / 2 * n).rounded(.down))
+            }
+            for x in tileX(7.95)...tileX(8.14) {
+                let column = tiles.appendingPathComponent("\(zoom)/\(x)")
+                try FileManager.default.createDirectory(at: column, withIntermediateDirectories: true)
+                for y in tileY(46.66)...tileY(46.57) {
+                    try png.write(to: column.appendingPathComponent("\(y).png"))
+                }
+            }
+        }
     }
 }

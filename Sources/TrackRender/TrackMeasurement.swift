@@ -1,3 +1,4 @@
+import GPSCore
 /// The totals under a picture of a track.
 public struct TrackTotals: Sendable, Hashable {
     /// The track's length, metres, as the odometer of ``TrackMeasurement`` counts it.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GPSCore
+import GPX
 import TrackRender
 import TrackStore
 

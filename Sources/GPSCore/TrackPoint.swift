@@ -1,5 +1,3 @@
-import GPSCore
-
 /// One point of a track to draw: where and when it was, how high and how fast.
 ///
 /// A track to draw is a list of segments, each a list of points in time order. Every field

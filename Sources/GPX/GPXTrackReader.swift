@@ -1,7 +1,6 @@
 import GPSCore
-import TrackRender
 
-/// The tracks of a GPX 1.1 (or 1.0) file, as `trackd render` draws them.
+/// The tracks of a GPX 1.1 (or 1.0) file: what `trackd render` draws of a GPX file.
 ///
 /// A small XML reader of its own (no libxml2 in the static build): it checks that the tags
 /// nest and that the root is `<gpx>`, and reads from every `<trk>` each `<trkseg>`'s
@@ -10,15 +9,16 @@ import TrackRender
 /// trackd's `<trackd:accuracy horizontal>`, so that an exported track draws with the same
 /// totals as the stored one. Everything else is
 /// skipped. A point whose `lat` or `lon` is missing or out of range is skipped and counted.
-struct GPXTrackReader {
+public struct GPXTrackReader: Sendable {
     /// The first `<trk>`'s `<name>`, else the `<metadata>`'s.
-    var name: String?
-    var segments: [[TrackPoint]] = []
+    public var name: String?
+    /// The points of each `<trkseg>` that has any, in the file's order.
+    public var segments: [[TrackPoint]] = []
     /// Points left out for a missing or invalid `lat`/`lon`.
-    var skippedPoints = 0
+    public var skippedPoints = 0
 
     /// Reads `bytes`, the content of the file at `path` (named in errors).
-    init(bytes: [UInt8], path: String) throws(GPXReadError) {
+    public init(bytes: [UInt8], path: String) throws(GPXReadError) {
         var scanner = Scanner(bytes: bytes, path: path)
         try scanner.run(into: &self)
     }

@@ -1,5 +1,5 @@
-/// Why a file given to `trackd render` could not be read as GPX.
-enum GPXReadError: Error, CustomStringConvertible {
+/// Why a file could not be read as GPX by ``GPXTrackReader``.
+public enum GPXReadError: Error, Hashable, CustomStringConvertible {
     /// The file does not start like XML (a binary file, an NMEA log, empty).
     case notXML(path: String, found: String)
     /// The file is XML, but its root element is not `<gpx>`.
@@ -7,7 +7,7 @@ enum GPXReadError: Error, CustomStringConvertible {
     /// The XML is broken at `line`.
     case malformed(path: String, line: Int, reason: String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .notXML(let path, let found):
             "\(path) is not a GPX file: \(found), not XML; give a GPX 1.1 file (such as `trackd export` writes), a track id or 'latest'"

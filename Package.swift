@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "GPSCore"),
         // NMEA 0183 framing, checksums, sentence decoders and epoch assembly. No I/O.
         .target(name: "NMEA", dependencies: ["GPSCore"]),
-        // Streaming GPX 1.1 writer.
+        // Streaming GPX 1.1 writer, and a reader of GPX tracks.
         .target(name: "GPX", dependencies: ["GPSCore"]),
         // The location manager: accuracy tiers, filters, signal strength and timers on an injected clock.
         .target(

@@ -100,7 +100,7 @@ public struct LiveCursor: Sendable {
             quietSince = now
             return nil
         }
-        guard let since = quietSince, now - since > LiveCursor.heartbeatInterval else { return nil }
+        guard let since = quietSince, now - since >= LiveCursor.heartbeatInterval else { return nil }
         quietSince = now
         return ServerSentEvent.comment("trackd")
     }

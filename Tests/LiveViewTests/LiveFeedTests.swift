@@ -26,24 +26,33 @@ final class RunningFeed {
         }
     }
 
+    deinit {
+        task.cancel()
+    }
+
     /// The texts sent since the last call, once the feed sleeps on its clock: a round is done.
-    func round(sourceLocation: SourceLocation = #_sourceLocation) async -> [String] {
+    /// Throws when it does not sleep (a test must not wait for ever).
+    func round() async throws -> [String] {
         var asleep = false
-        // Yields only; the bound turns a feed that never sleeps into a failure, not a hang.
-        for _ in 0..<10_000 where !asleep {
+        // TestClock's check yields; the bound turns a feed that never sleeps into an error.
+        for _ in 0..<2_000 where !asleep {
             do { try await clock.checkSuspension() } catch { asleep = true }
         }
-        if !asleep { Issue.record("the feed did not finish its round and sleep on its clock", sourceLocation: sourceLocation) }
+        guard asleep else { throw FeedDidNotSleep() }
         return sent.texts.withLock { texts in
             defer { texts.removeAll() }
             return texts
         }
     }
 
+    struct FeedDidNotSleep: Error, CustomStringConvertible {
+        var description: String { "the feed did not finish its round and sleep on its test clock" }
+    }
+
     /// Advances the clock by the poll interval and returns what the next round sent.
-    func poll(sourceLocation: SourceLocation = #_sourceLocation) async -> [String] {
+    func poll() async throws -> [String] {
         await clock.advance(by: .seconds(1))
-        return await round(sourceLocation: sourceLocation)
+        return try await round()
     }
 
     /// Cancels the feed and returns how it ended.
@@ -81,7 +90,7 @@ struct LiveFeedTests {
         let track = try store.beginTrack()
         try track.appendPoints(3)
         let feed = RunningFeed(store: try store.reader())
-        let texts = await feed.round()
+        let texts = try await feed.round()
         let events = texts.map(SentEvent.init)
         try #require(events.map(\.event) == ["retry", "track", "points", "status"])
         #expect(texts[0] == "retry: 2000\n\n")
@@ -101,17 +110,17 @@ struct LiveFeedTests {
         let track = try store.beginTrack()
         try track.appendPoints(3)
         let feed = RunningFeed(store: try store.reader())
-        _ = await feed.round()
+        _ = try await feed.round()
         try track.appendPoints(2)
         try track.append([.event(kind: "stationary", detail: nil)])
-        let events = await feed.poll().map(SentEvent.init)
+        let events = try await feed.poll().map(SentEvent.init)
         try #require(events.map(\.event) == ["points", "status"])
         #expect(events[0].id == "\(track.id):5")
         #expect(try decode(PointsData.self, from: events[0].data).numbers == [4, 5])
         let status = try decode(StatusData.self, from: events[1].data)
         #expect(status.points == 5)
         #expect(status.speed_mps == 0)
-        #expect(await feed.poll().isEmpty)
+        #expect(try await feed.poll().isEmpty)
         #expect(await feed.stop().isCancelled)
     }
 
@@ -121,7 +130,7 @@ struct LiveFeedTests {
         let track = try store.beginTrack()
         try track.appendPoints(5)
         let feed = RunningFeed(store: try store.reader(), lastEventID: "\(track.id):3")
-        let events = await feed.round().map(SentEvent.init)
+        let events = try await feed.round().map(SentEvent.init)
         try #require(events.map(\.event) == ["retry", "track", "points", "status"])
         #expect(events[1].id == "\(track.id):3")
         #expect(try decode(TrackData.self, from: events[1].data).resume_after == 3)
@@ -135,7 +144,7 @@ struct LiveFeedTests {
         let track = try store.beginTrack()
         try track.appendPoints(5, speed: 1.5)
         let feed = RunningFeed(store: try store.reader(), lastEventID: "\(track.id):5")
-        let events = await feed.round().map(SentEvent.init)
+        let events = try await feed.round().map(SentEvent.init)
         try #require(events.map(\.event) == ["retry", "track", "status"])
         #expect(try decode(StatusData.self, from: events[2].data).speed_mps == 1.5)
         #expect(await feed.stop().isCancelled)
@@ -147,11 +156,11 @@ struct LiveFeedTests {
         let older = try store.beginTrack()
         try older.appendPoints(3)
         let feed = RunningFeed(store: try store.reader())
-        _ = await feed.round()
+        _ = try await feed.round()
         try older.close()
         let newer = try store.beginTrack()
         try newer.appendPoints(2)
-        let events = await feed.poll().map(SentEvent.init)
+        let events = try await feed.poll().map(SentEvent.init)
         try #require(events.map(\.event) == ["track", "points", "status"])
         #expect(events[0].id == "\(newer.id):0")
         #expect(events[1].id == "\(newer.id):2")
@@ -163,11 +172,11 @@ struct LiveFeedTests {
     func noTrackYet() async throws {
         let store = try TemporaryStore()
         let feed = RunningFeed(store: store.store)
-        #expect(await feed.round().map { SentEvent($0).event } == ["retry", "notrack"])
-        #expect(await feed.poll().isEmpty)
+        #expect(try await feed.round().map { SentEvent($0).event } == ["retry", "notrack"])
+        #expect(try await feed.poll().isEmpty)
         let track = try store.beginTrack()
         try track.appendPoints(1)
-        #expect(await feed.poll().map { SentEvent($0).event } == ["track", "points", "status"])
+        #expect(try await feed.poll().map { SentEvent($0).event } == ["track", "points", "status"])
         #expect(await feed.stop().isCancelled)
     }
 
@@ -177,9 +186,9 @@ struct LiveFeedTests {
         let track = try store.beginTrack()
         try track.appendPoints(1)
         let feed = RunningFeed(store: try store.reader())
-        _ = await feed.round()
-        for _ in 1..<15 { #expect(await feed.poll().isEmpty) }
-        #expect(await feed.poll() == [": trackd\n\n"])
+        _ = try await feed.round()
+        for _ in 1..<15 { #expect(try await feed.poll().isEmpty) }
+        #expect(try await feed.poll() == [": trackd\n\n"])
         #expect(await feed.stop().isCancelled)
     }
 }

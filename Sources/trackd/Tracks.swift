@@ -1,4 +1,5 @@
 import ArgumentParser
+import GPSCore
 import TrackStore
 
 struct Tracks: ParsableCommand {
@@ -56,7 +57,7 @@ struct Tracks: ParsableCommand {
     static func json(_ t: TrackSummary) -> String {
         "{" + [
             "\"id\":\(t.id)",
-            "\"name\":" + (t.name.map(jsonString) ?? "null"),
+            "\"name\":" + JSONText.string(t.name),
             "\"start\":" + (t.start.map { "\"\($0)\"" } ?? "null"),
             "\"duration_s\":\(decimal(t.durationSeconds, digits: 1))",
             "\"distance_m\":\(decimal(t.distanceMeters, digits: 1))",
@@ -65,25 +66,6 @@ struct Tracks: ParsableCommand {
             "\"state\":\"\(t.state.rawValue)\"",
         ].joined(separator: ",") + "}"
     }
-}
-
-/// `text` as a JSON string literal.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20:
-            let hex = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
 }
 
 extension String {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiveView
+import GPSCore
 
 @Suite("JSON text")
 struct JSONTextTests {

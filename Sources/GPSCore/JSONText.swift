@@ -1,10 +1,8 @@
-import GPSCore
-
-/// JSON written by hand for the event stream: the same values give the same text, numbers
-/// in plain decimals with a fixed number of digits.
-enum JSONText {
+/// JSON written by hand (`trackd tracks --json`, the live view's events): the same values
+/// give the same text, numbers in plain decimals with at most a given number of digits.
+package enum JSONText {
     /// A JSON string literal.
-    static func string(_ text: String) -> String {
+    package static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -28,15 +26,15 @@ enum JSONText {
     }
 
     /// `value` with at most `digits` decimals, or `null`.
-    static func number(_ value: Double?, digits: Int) -> String {
+    package static func number(_ value: Double?, digits: Int) -> String {
         guard let value, value.isFinite else { return "null" }
         return DecimalText.trimmed(value, digits: digits)
     }
 
-    static func string(_ text: String?) -> String { text.map { string($0) } ?? "null" }
+    package static func string(_ text: String?) -> String { text.map { string($0) } ?? "null" }
 
     /// An object from keys and already-encoded values, in the order given.
-    static func object(_ members: KeyValuePairs<String, String>) -> String {
+    package static func object(_ members: KeyValuePairs<String, String>) -> String {
         "{" + members.map { string($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
     }
 }

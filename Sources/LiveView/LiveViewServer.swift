@@ -120,6 +120,10 @@ public struct LiveViewServer: Service {
             case EADDRINUSE: return LiveViewError.addressInUse(address)
             case EACCES, EPERM: return LiveViewError.privilegedPort(address)
             case EADDRNOTAVAIL: return LiveViewError.notLocal(address)
+            case EAFNOSUPPORT, EPROTONOSUPPORT:
+                return LiveViewError.cannotListen(
+                    address,
+                    reason: "this process may not use the network (a systemd unit such as trackd@.service allows only AF_UNIX); serve the live view with trackd-live.service instead")
             default: return LiveViewError.cannotListen(address, reason: String(cString: strerror(error.errnoCode)))
             }
         }

@@ -191,6 +191,19 @@ struct LiveViewCommandTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
+    @Test("trackd's help lists serve; serve's and record's help give the address options")
+    func help() throws {
+        let top = try Support.trackd(["--help"])
+        #expect(top.stdoutText.contains("serve") && top.stdoutText.contains("Serve the live view of a track"), "\(top.stdoutText)")
+        let serve = try Support.trackd(["serve", "--help"])
+        for part in ["USAGE: trackd serve [<id|latest>] [--bind <host:port>] [--store <path>]", "(default: 127.0.0.1:8080)", "0.0.0.0:8080 serves every network"] {
+            #expect(serve.stdoutText.contains(part), "\(part) in \(serve.stdoutText)")
+        }
+        let record = try Support.trackd(["record", "--help"])
+        #expect(record.stdoutText.contains("--serve <host:port>"), "\(record.stdoutText)")
+        #expect(record.stdoutText.contains("--serve alone means 127.0.0.1:8080"), "\(record.stdoutText)")
+    }
+
     @Test("serve without a store names the path and says how to make one")
     func serveWithoutStore() throws {
         let dir = try Support.temporaryDirectory()

@@ -82,7 +82,7 @@ struct Record: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Serve the live view, the track drawn as it grows, on HOST:PORT while recording.",
-            discussion: "--serve alone means 127.0.0.1:8080 (this machine only); other addresses must be given, such as 0.0.0.0:8080 for a phone on the Pi's Wi-Fi.",
+            discussion: "--serve alone means 127.0.0.1:8080 (this machine only); other addresses must be given, such as 0.0.0.0:8080 for a phone on the Pi's Wi-Fi. --serve none turns off a live view the configuration file asks for.",
             valueName: "host:port"))
     var serve: String?
 
@@ -110,7 +110,7 @@ struct Record: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        if let serve {
+        if let serve, serve != "none" {
             do { _ = try ListenAddress(parsing: serve) } catch { throw ValidationError("--serve: \(error)") }
         }
         _ = try commandLineSettings.locationConfiguration()

@@ -164,8 +164,16 @@ struct LiveViewCommandTests {
         #expect(record.stderr.contains("127.0.0.1:\(port)") && record.stderr.contains("already in use"), "\(record.stderr)")
         #expect(try Support.tracks(store).isEmpty, "no track was started")
 
-        let recorded = try Support.trackd(["record", "--source", Support.sample.path, "--no-chime", "--store", store.path])
-        try #require(recorded.status == 0)
+        // The configuration file asks for a live view on that port; --serve none turns it off.
+        let config = dir.appendingPathComponent("trackd.toml")
+        try "serve = \"127.0.0.1:\(port)\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let fromFile = try Support.trackd(["record", "--source", Support.sample.path, "--no-chime", "--store", store.path, "--config", config.path])
+        #expect(fromFile.status == 1 && fromFile.stderr.contains("already in use"), "\(fromFile.stderr)")
+        let recorded = try Support.trackd([
+            "record", "--source", Support.sample.path, "--no-chime", "--store", store.path, "--config", config.path, "--serve", "none",
+        ])
+        try #require(recorded.status == 0, "\(recorded.stderr)")
+        #expect(!recorded.stderr.contains("live view"), "\(recorded.stderr)")
         let serve = try Support.trackd(["serve", "--store", store.path, "--bind", "127.0.0.1:\(port)"])
         #expect(serve.status == 1)
         #expect(serve.stderr.contains("127.0.0.1:\(port)") && serve.stderr.contains("already in use"), "\(serve.stderr)")

@@ -9,7 +9,7 @@ import Darwin
 /// Runs a program found on `PATH` and waits for it: the Debian tools trackd hands work to
 /// (`rsvg-convert` for PNG, `curl` for map tiles). Their messages go to standard error.
 enum ChildProcess {
-    /// How a run ended, as a phrase for error messages; nil for exit status 0.
+    /// How a run ended; ``phrase`` says it in words for error messages.
     enum Outcome: Equatable {
         case succeeded
         case exited(Int32)

@@ -31,6 +31,7 @@
     count: 0,
     segments: new Map(),  // segment number -> polyline
     current: null,        // {x, y, lat, accuracy}
+    first: null,          // {x, y} of the first point
     centre: [0, 0],
     zoom: 16,
     fitted: false,
@@ -329,8 +330,10 @@
   });
   events.addEventListener("status", (e) => showStatus(JSON.parse(e.data)));
   events.addEventListener("error", () => {
-    if (events.readyState !== EventSource.CLOSED) connection("reconnecting", "Connection lost: reconnecting…");
-    else connection("closed", "Disconnected");
+    const ended = map.dataset.state === "finished" || map.dataset.state === "recovered";
+    if (events.readyState === EventSource.CLOSED) connection("closed", "Disconnected");
+    else if (ended) connection("ended", `This track is ${map.dataset.state}; trackd stopped serving (reconnecting)`);
+    else connection("reconnecting", "Connection lost: reconnecting…");
   });
   render();
 })();

@@ -148,6 +148,56 @@ struct LiveViewCommandTests {
         #expect(numbers == String(stored))
     }
 
+    @Test("a track across the antimeridian is drawn the short way, not across the world")
+    func antimeridian() throws {
+        try #require(HeadlessChromium.isInstalled, "Debian's chromium is needed (scripts/bootstrap installs it)")
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("bering.nmea")
+        try Self.antimeridianLog().write(to: log, atomically: true, encoding: .utf8)
+        let store = dir.appendingPathComponent("tracks.sqlite")
+        let recorded = try Support.trackd(["record", "--source", log.path, "--no-chime", "--store", store.path])
+        try #require(recorded.status == 0, "\(recorded.stderr)")
+        let points = try #require(Support.tracks(store).first?["points"] as? Int)
+        let east = Support.query(store, "SELECT count(*) FROM point WHERE longitude > 0")?.first.flatMap { Int($0) } ?? 0
+        #expect(east > 5 && east < points - 5, "the track has points on both sides of 180°")
+
+        let port = try GPSDHarness.freePort()
+        let server = try BackgroundProcess(["serve", "--store", store.path, "--bind", "127.0.0.1:\(port)"], in: dir, label: "serve")
+        defer { server.stop() }
+        #expect(Support.waitUntil(atMost: 30) { server.stderr.contains("live view on") }, "\(server.stderr)")
+        let browser = try HeadlessChromium(in: dir)
+        defer { browser.close() }
+        let page = try browser.open("http://127.0.0.1:\(port)/")
+        #expect(try Support.waitUntil(atMost: 30) { try page.number(Self.drawn) == Double(points) })
+        // Zoom-20 pixels from the first point: a few hundred metres is some thousands; a line
+        // the long way round would be hundreds of millions.
+        let widest = try page.number("Math.max(...[...document.querySelectorAll('#path polyline')].flatMap(l => Array.from({length: l.points.numberOfItems}, (_, i) => Math.abs(l.points.getItem(i).x))))")
+        #expect(widest > 100 && widest < 100_000, "widest \(widest) pixels")
+        #expect(try page.number(Self.dotOffCentre) < 2, "the position is in view")
+    }
+
+    /// One minute of 1 Hz GGA and RMC at 65.5° N, eastward across 180° at about 5 m/s.
+    static func antimeridianLog() -> String {
+        func sentence(_ body: String) -> String {
+            let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+            return "$" + body + "*" + String(format: "%02X", checksum) + "\r\n"
+        }
+        var text = "# Name: across the antimeridian, made by trackd's tests\n"
+        for second in 0..<60 {
+            var longitude = 179.9970 + Double(second) * 0.0001
+            if longitude > 180 { longitude -= 360 }
+            let degrees = Int(abs(longitude))
+            let minutes = (abs(longitude) - Double(degrees)) * 60
+            let lon = String(format: "%03d%07.4f", degrees, minutes) + (longitude < 0 ? ",W" : ",E")
+            let lat = "6530.0000,N"
+            let time = String(format: "1200%02d.00", second)
+            text += sentence("GPGGA,\(time),\(lat),\(lon),1,09,0.8,12.0,M,0.0,M,,")
+            text += sentence("GPRMC,\(time),A,\(lat),\(lon),9.0,90.0,140924,,,A")
+        }
+        return text
+    }
+
     @Test("a port in use stops record --serve before anything is recorded, and serve, with an error naming the address")
     func portInUse() throws {
         let dir = try Support.temporaryDirectory()

@@ -35,6 +35,13 @@ struct Serve: AsyncParsableCommand {
             valueName: "host:port"))
     var bind: String = ListenAddress.default.description
 
+    @Option(
+        help: ArgumentHelp(
+            "A folder of DIR/z/x/y.png map tiles to draw under the path (such as the cache `trackd render --tiles URL` fills).",
+            discussion: "Without it the page draws a grid. The tiles are served by trackd, so they work offline.",
+            valueName: "dir"))
+    var tiles: String?
+
     @OptionGroup var storeLocation: StoreLocation
 
     func validate() throws {
@@ -42,9 +49,16 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("Please give the track as a number from `trackd tracks` or 'latest', not '\(track)'.")
         }
         do { _ = try ListenAddress(parsing: bind) } catch { throw ValidationError("--bind: \(error)") }
+        if let tiles {
+            var info = stat()
+            guard stat(tiles, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw ValidationError("--tiles \(tiles) is not a folder; give a folder of z/x/y.png tiles, such as ~/.cache/trackd/tiles/SERVER.")
+            }
+        }
     }
 
     func run() async throws {
+        TemporaryFileGuard.unblockTerminationSignals()
         let selector = TrackSelector(track) ?? .latest
         let address = try ListenAddress(parsing: bind)
         let store = try TrackStore.open(at: storeLocation.resolved.path, access: .read)
@@ -55,7 +69,7 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "trackd")
-        let server = LiveViewServer(store: store, track: selector, address: address, logger: logger)
+        let server = LiveViewServer(store: store, track: selector, address: address, tiles: tiles, logger: logger)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -148,6 +148,47 @@ struct LiveViewCommandTests {
         #expect(numbers == String(stored))
     }
 
+    @Test("serve --tiles draws the folder's tiles under the path, and serves nothing but DIR/z/x/y.png")
+    func tiles() throws {
+        try #require(HeadlessChromium.isInstalled, "Debian's chromium is needed (scripts/bootstrap installs it)")
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("tracks.sqlite")
+        try RecordCommandTests.recordSample(into: store)
+        let tiles = dir.appendingPathComponent("tiles")
+        try RenderCommandTests.writeTiles(into: tiles)
+        try Data("secret".utf8).write(to: dir.appendingPathComponent("secret.png"))
+
+        let port = try GPSDHarness.freePort()
+        let server = try BackgroundProcess(
+            ["serve", "--store", store.path, "--bind", "127.0.0.1:\(port)", "--tiles", tiles.path], in: dir, label: "serve")
+        defer { server.stop() }
+        #expect(Support.waitUntil(atMost: 30) { server.stderr.contains("live view on") }, "\(server.stderr)")
+        let browser = try HeadlessChromium(in: dir)
+        defer { browser.close() }
+        let page = try browser.open("http://127.0.0.1:\(port)/", width: 1280, height: 800, mobile: false)
+        #expect(try Support.waitUntil(atMost: 30) { try page.number("document.querySelectorAll('#tiles image').length") > 0 })
+        let loaded = "performance.getEntriesByType('resource').filter(e => e.name.includes('/tiles/') && e.name.endsWith('.png') && e.responseStatus === 200).length"
+        let debug = "JSON.stringify({zoom: document.getElementById('map').dataset.zoom, images: [...document.querySelectorAll('#tiles image')].map(i => i.getAttribute('href')).slice(0, 5), entries: performance.getEntriesByType('resource').map(e => [e.name, e.responseStatus]).slice(0, 8)})"
+        #expect(try Support.waitUntil(atMost: 10) { try page.number(loaded) > 0 }, "\(String(describing: try? page.evaluate(debug)))")
+        #expect(try page.evaluate("document.getElementById('grid-fill').getAttribute('visibility')") as? String == "hidden")
+
+        func status(_ path: String) throws -> String {
+            try Support.run("/usr/bin/curl", ["-s", "--path-as-is", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)\(path)"]).stdoutText
+        }
+        let zoom = 14
+        let n = Double(1 << zoom)
+        let x = Int(((8.04 + 180.0) / 360.0 * n).rounded(.down))
+        let phi: Double = 46.62 * Double.pi / 180.0
+        let mercator: Double = log(tan(phi) + 1.0 / cos(phi))
+        let y = Int(((1.0 - mercator / Double.pi) / 2.0 * n).rounded(.down))
+        #expect(try status("/tiles/\(zoom)/\(x)/\(y).png") == "200")
+        #expect(try status("/tiles/\(zoom)/\(x)/\(y + 1000).png") == "404", "a tile that is not there")
+        #expect(try status("/tiles/../secret.png") == "404")
+        #expect(try status("/tiles/a/b/c.png") == "404")
+        #expect(try status("/tiles/14/..%2F..%2Fsecret/1.png") == "404")
+    }
+
     @Test("a track across the antimeridian is drawn the short way, not across the world")
     func antimeridian() throws {
         try #require(HeadlessChromium.isInstalled, "Debian's chromium is needed (scripts/bootstrap installs it)")
@@ -254,7 +295,7 @@ struct LiveViewCommandTests {
         let top = try Support.trackd(["--help"])
         #expect(top.stdoutText.contains("serve") && top.stdoutText.contains("Serve the live view of a track"), "\(top.stdoutText)")
         let serve = try Support.trackd(["serve", "--help"])
-        for part in ["USAGE: trackd serve [<id|latest>] [--bind <host:port>] [--store <path>]", "(default: 127.0.0.1:8080)", "0.0.0.0:8080 serves every network"] {
+        for part in ["USAGE: trackd serve [<id|latest>] [--bind <host:port>] [--tiles <dir>] [--store <path>]", "(default: 127.0.0.1:8080)", "0.0.0.0:8080 serves every network"] {
             #expect(serve.stdoutText.contains(part), "\(part) in \(serve.stdoutText)")
         }
         let record = try Support.trackd(["record", "--help"])

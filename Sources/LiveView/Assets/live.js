@@ -21,6 +21,8 @@
   const grid = document.getElementById("grid");
   const gridLines = document.getElementById("grid-lines");
   const recenter = document.getElementById("recenter");
+  const tileLayer = document.getElementById("tiles");
+  const MAX_TILES = 64;
   const text = (id, value) => { document.getElementById(id).textContent = value; };
 
   const state = {
@@ -34,8 +36,12 @@
     first: null,          // {x, y} of the first point
     centre: [0, 0],
     zoom: 16,
-    fitted: false,
+    fitted: false,        // fitted to the first points drawn
+    fittedAll: false,     // fitted to the whole track as first received (at its first status)
     pausedUntil: 0,
+    tiles: false,         // whether the server has map tiles (trackd serve --tiles)
+    tileImages: new Map(),// "z/x/y" -> <image>
+    missingTiles: new Set(),
   };
 
   // --- Projection ----------------------------------------------------------------------
@@ -86,7 +92,50 @@
     text("scale-label", step >= 1000 ? `${step / 1000} km` : `${step} m`);
     place(positionDot, state.current);
     place(startDot, state.first);
+    drawTiles();
     map.dataset.zoom = state.zoom.toFixed(2);
+  }
+
+  // The server's z/x/y.png tiles under the path, at the whole zoom nearest the map's, each
+  // placed and sized in screen pixels; those out of view are dropped.
+  function drawTiles() {
+    if (!state.tiles || !state.origin) return;
+    const [w, h] = size();
+    const s = scale();
+    const z = Math.max(0, Math.min(19, Math.round(state.zoom)));
+    const n = 2 ** z;
+    const side = 256 * 2 ** (20 - z);  // a tile's side in zoom-20 pixels
+    const left = state.origin[0] + state.centre[0] - w / 2 / s;
+    const top = state.origin[1] + state.centre[1] - h / 2 / s;
+    const wanted = new Set();
+    for (let ty = Math.max(0, Math.floor(top / side)); ty <= Math.min(n - 1, Math.floor((top + h / s) / side)); ty++) {
+      for (let tx = Math.max(0, Math.floor(left / side)); tx <= Math.min(n - 1, Math.floor((left + w / s) / side)); tx++) {
+        const key = `${z}/${tx}/${ty}`;
+        if (state.missingTiles.has(key) || wanted.size >= MAX_TILES) continue;
+        wanted.add(key);
+        let image = state.tileImages.get(key);
+        if (!image) {
+          image = document.createElementNS(SVG, "image");
+          image.setAttribute("class", "tile");
+          image.setAttribute("href", `tiles/${key}.png`);
+          image.addEventListener("error", () => {
+            state.missingTiles.add(key);
+            state.tileImages.delete(key);
+            image.remove();
+          });
+          tileLayer.appendChild(image);
+          state.tileImages.set(key, image);
+        }
+        const [x, y] = toScreen(tx * side - state.origin[0], ty * side - state.origin[1]);
+        image.setAttribute("x", x.toFixed(1));
+        image.setAttribute("y", y.toFixed(1));
+        image.setAttribute("width", (side * s + 0.5).toFixed(1));
+        image.setAttribute("height", (side * s + 0.5).toFixed(1));
+      }
+    }
+    for (const [key, image] of state.tileImages) {
+      if (!wanted.has(key)) { image.remove(); state.tileImages.delete(key); }
+    }
   }
 
   function place(dot, point) {
@@ -113,7 +162,10 @@
     state.current = null;
     state.first = null;
     state.fitted = false;
+    state.fittedAll = false;
     pathGroup.replaceChildren();
+    tileLayer.replaceChildren();
+    state.tileImages.clear();
     accuracyCircle.setAttribute("visibility", "hidden");
     map.dataset.points = "0";
     map.dataset.segments = "0";
@@ -287,6 +339,12 @@
   }
 
   function showStatus(status) {
+    // The first status follows the whole track so far: show all of it once.
+    if (!state.fittedAll && state.count > 0) {
+      fit(trackBounds());
+      state.fittedAll = true;
+      render();
+    }
     const signal = document.getElementById("signal");
     const names = { strong: "Strong", weak: "Weak", invalid: "No fix" };
     const value = status.source_lost ? "invalid" : (status.signal || "");
@@ -310,6 +368,12 @@
   }
 
   // --- The event stream ------------------------------------------------------------------
+
+  fetch("tiles.json").then((r) => r.json()).then((answer) => {
+    state.tiles = answer.tiles === true;
+    document.getElementById("grid-fill").setAttribute("visibility", state.tiles ? "hidden" : "visible");
+    render();
+  }).catch(() => {});
 
   const events = new EventSource("events");
   events.addEventListener("track", (e) => {

@@ -17,6 +17,7 @@ struct LiveFeed<C: Clock<Duration>>: Sendable {
     /// final state) and returns.
     func run(lastEventID: String?, send: (String) async throws -> Void) async throws {
         var cursor = LiveCursor(lastEventID: lastEventID)
+        var seen: (summary: TrackSummary, latestEvent: Int64?)?
         let start = clock.now
         try await send(ServerSentEvent.retry(milliseconds: 2000))
         while true {
@@ -28,7 +29,10 @@ struct LiveFeed<C: Clock<Duration>>: Sendable {
                 try await send(event.text)
                 sent = true
             }
-            if let id = cursor.trackID {
+            // The track row changes with every commit of points or fixes, and an event gets a
+            // new row id: while neither changes, nothing new is committed and nothing is read.
+            let latestEvent = try summary.flatMap { try store.latestEventID(ofTrack: $0.id) }
+            if let id = cursor.trackID, let summary, summary.id == id, seen?.summary != summary || seen?.latestEvent != latestEvent {
                 while true {
                     let batch = try store.points(ofTrack: id, after: cursor.lastNumber, limit: LiveCursor.batchSize)
                     if let event = cursor.take(batch) {
@@ -37,10 +41,11 @@ struct LiveFeed<C: Clock<Duration>>: Sendable {
                     }
                     if batch.count < LiveCursor.batchSize { break }
                 }
-                if let summary, summary.id == id, let event = cursor.take(try progress(of: summary, cursor: cursor)) {
+                if let event = cursor.take(try progress(of: summary, cursor: cursor)) {
                     try await send(event.text)
                     sent = true
                 }
+                seen = (summary, latestEvent)
             }
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -143,6 +143,14 @@ public final class TrackStore: Sendable {
         }
     }
 
+    /// The row id of the latest event of track `id`; nil if it has none. With the track's
+    /// summary, it tells a reader whether anything was committed since it last looked.
+    public func latestEventID(ofTrack id: Int64) throws(StoreError) -> Int64? {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(id) FROM signal_event WHERE track_id = ?", arguments: [id])
+        }
+    }
+
     /// The kind of the latest event of track `id` among `kinds` (such as the `signal-`
     /// events); nil if there is none.
     public func latestEvent(ofTrack id: Int64, among kinds: [String]) throws(StoreError) -> String? {

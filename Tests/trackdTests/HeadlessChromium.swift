@@ -184,6 +184,11 @@ final class HeadlessChromium: @unchecked Sendable {
             return data
         }
 
+        /// A turn of the mouse wheel at a point, in CSS pixels: a user zooming the map.
+        func wheel(at point: (Double, Double), deltaY: Double) throws {
+            try send("Input.dispatchMouseEvent", ["type": "mouseWheel", "x": point.0, "y": point.1, "deltaX": 0, "deltaY": deltaY])
+        }
+
         /// A mouse drag from one point to another, in CSS pixels: a user panning the map.
         func drag(from start: (Double, Double), to end: (Double, Double)) throws {
             try send("Input.dispatchMouseEvent", ["type": "mousePressed", "x": start.0, "y": start.1, "button": "left", "buttons": 1, "clickCount": 1])

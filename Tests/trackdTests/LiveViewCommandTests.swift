@@ -28,7 +28,7 @@ struct LiveViewCommandTests {
         let store = dir.appendingPathComponent("tracks.sqlite")
         let port = try GPSDHarness.freePort()
         let recorder = try BackgroundProcess(
-            ["record", "--source", "simulate:hike", "--speed", "20", "--duration", "12m", "--no-chime",
+            ["record", "--source", "simulate:hike", "--speed", "20", "--duration", "20m", "--no-chime",
              "--store", store.path, "--serve", "127.0.0.1:\(port)"], in: dir)
         defer { recorder.stop() }
         let url = "http://127.0.0.1:\(port)/"
@@ -69,9 +69,16 @@ struct LiveViewCommandTests {
         #expect(try first.number(Self.dotOffCentre) > 20, "the map stays where the user put it")
         #expect(try Support.waitUntil(atMost: 15) { try first.evaluate("document.getElementById('map').dataset.following") as? String == "true" })
         #expect(try Support.waitUntil(atMost: 5) { try first.number(Self.dotOffCentre) < 2 })
+        // A zoom (the wheel, here away from the position) pauses following the same way.
+        let zoom = try first.number("Number(document.getElementById('map').dataset.zoom)")
+        try first.wheel(at: (60, 120), deltaY: 300)
+        #expect(try first.evaluate("document.getElementById('map').dataset.following") as? String == "false")
+        #expect(try first.number("Number(document.getElementById('map').dataset.zoom)") < zoom, "zoomed out")
+        #expect(try Support.waitUntil(atMost: 15) { try first.evaluate("document.getElementById('map').dataset.following") as? String == "true" })
 
         // A page opened late gets the whole track so far, from the first point.
         let before = Support.rowCount(store, "point", track: 1) ?? 0
+        #expect(recorder.isRunning, "the late page opens during the recording")
         let late = try browser.open(url)
         #expect(try Support.waitUntil(atMost: 30) { try late.number(Self.drawn) >= Double(before) })
         #expect(try late.evaluate("document.querySelector('#path polyline').points.getItem(0).x") as? NSNumber == 0, "starts at the first point")

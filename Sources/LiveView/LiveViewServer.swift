@@ -19,8 +19,8 @@ import Darwin
 /// - `GET /` the page; `GET /live.js`, `GET /live.css` its script and style.
 /// - `GET /events` the track as Server-Sent Events (see ``LiveCursor``): the whole track so
 ///   far, then what is committed, read from the store every ``pollInterval``.
-/// - `GET /tiles/Z/X/Y.png` map tiles from a local folder of `z/x/y.png` (such as the cache
-///   `trackd render --tiles URL` fills), when one is given; the page draws them under the path.
+/// - `GET /tiles/Z/X/Y.png` map tiles, when the server is given a way to find them; the page
+///   draws them under the path.
 ///
 /// ``run()`` listens until a graceful shutdown; ``listening`` opens once it listens (with the
 /// page's URL) or fails with a ``LiveViewError``.
@@ -29,8 +29,8 @@ public struct LiveViewServer: Service {
     public let track: TrackSelector
     public let address: ListenAddress
     public let pollInterval: Duration
-    /// A folder of `z/x/y.png` map tiles to serve under the path; nil for none (a grid).
-    public let tiles: String?
+    /// The PNG of map tile (zoom, x, y), nil when there is none; nil for no tiles (a grid).
+    public let tile: (@Sendable (_ zoom: Int, _ x: Int, _ y: Int) -> [UInt8]?)?
     public let logger: Logger
     public let listening = ListeningGate()
 
@@ -38,16 +38,16 @@ public struct LiveViewServer: Service {
     ///   - track: the track to show: an id, or `latest` to follow whichever is newest.
     ///   - pollInterval: how often each stream looks for new points; the recorder commits
     ///     once a second.
-    ///   - tiles: a folder of `z/x/y.png` map tiles to draw under the path.
+    ///   - tile: where map tiles to draw under the path come from (a folder of `z/x/y.png`).
     public init(
         store: TrackStore, track: TrackSelector, address: ListenAddress, pollInterval: Duration = .milliseconds(500),
-        tiles: String? = nil, logger: Logger
+        tile: (@Sendable (_ zoom: Int, _ x: Int, _ y: Int) -> [UInt8]?)? = nil, logger: Logger
     ) {
         self.store = store
         self.track = track
         self.address = address
         self.pollInterval = pollInterval
-        self.tiles = tiles
+        self.tile = tile
         self.logger = logger
     }
 
@@ -89,17 +89,17 @@ public struct LiveViewServer: Service {
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
             }
         }
-        let tiles = self.tiles
+        let tile = self.tile
         router.get("tiles.json") { _, _ in
             Response(
                 status: .ok, headers: LiveViewServer.headers(contentType: "application/json"),
-                body: ResponseBody(byteBuffer: ByteBuffer(string: tiles == nil ? "{\"tiles\":false}" : "{\"tiles\":true}")))
+                body: ResponseBody(byteBuffer: ByteBuffer(string: tile == nil ? "{\"tiles\":false}" : "{\"tiles\":true}")))
         }
         router.get("tiles/:z/:x/{y}.png") { _, context in
-            // Numbers only: nothing but DIR/z/x/y.png is ever read.
-            guard let tiles, let z = context.parameters.get("z", as: Int.self), let x = context.parameters.get("x", as: Int.self),
+            // Numbers in the tile grid only: nothing else reaches the tile source.
+            guard let tile, let z = context.parameters.get("z", as: Int.self), let x = context.parameters.get("x", as: Int.self),
                 let y = context.parameters.get("y", as: Int.self), (0...24).contains(z), x >= 0, y >= 0, x < 1 << z, y < 1 << z,
-                let bytes = LiveViewServer.readTile("\(tiles)/\(z)/\(x)/\(y).png")
+                let bytes = tile(z, x, y)
             else {
                 return Response(status: .notFound, headers: LiveViewServer.headers(contentType: "text/plain"))
             }
@@ -135,20 +135,6 @@ public struct LiveViewServer: Service {
         headers[.contentSecurityPolicy] = Assets.contentSecurityPolicy
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         return headers
-    }
-
-    /// The bytes of a tile file; nil when it is missing or unreadable. Tiles are a few
-    /// kilobytes: read whole.
-    static func readTile(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            bytes += buffer[0..<count]
-            if count < buffer.count { return ferror(file) == 0 && !bytes.isEmpty ? bytes : nil }
-        }
     }
 
     /// What a failure to listen means to the user.

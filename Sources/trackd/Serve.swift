@@ -50,8 +50,7 @@ struct Serve: AsyncParsableCommand {
         }
         do { _ = try ListenAddress(parsing: bind) } catch { throw ValidationError("--bind: \(error)") }
         if let tiles {
-            var info = stat()
-            guard stat(tiles, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            guard isDirectory(tiles) else {
                 throw ValidationError("--tiles \(tiles) is not a folder; give a folder of z/x/y.png tiles, such as ~/.cache/trackd/tiles/SERVER.")
             }
         }
@@ -69,7 +68,10 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "trackd")
-        let server = LiveViewServer(store: store, track: selector, address: address, tiles: tiles, logger: logger)
+        let tile = tiles.map { folder in
+            { @Sendable (zoom: Int, x: Int, y: Int) in readWholeFile("\(folder)/\(zoom)/\(x)/\(y).png") }
+        }
+        let server = LiveViewServer(store: store, track: selector, address: address, tile: tile, logger: logger)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

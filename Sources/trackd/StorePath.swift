@@ -43,13 +43,3 @@ struct StoreLocation: ParsableArguments {
         return result
     }
 }
-
-/// Creates the directories above `path` that are missing, like `mkdir -p`; errors are left
-/// to whoever then creates the file.
-func createParentDirectories(of path: String) {
-    var prefix = path.hasPrefix("/") ? "" : "."
-    for component in path.split(separator: "/").dropLast() {
-        prefix += "/" + component
-        _ = mkdir(prefix, 0o755)
-    }
-}

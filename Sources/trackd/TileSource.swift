@@ -44,8 +44,7 @@ final class TileSource {
             curl = ChildProcess.locate("curl")
             guard curl != nil else { throw .curlMissing }
         } else {
-            var info = stat()
-            guard stat(text, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(text) }
+            guard isDirectory(text) else { throw .notAFolder(text) }
             guard cache == nil else { throw .cacheWithFolder }
             kind = .folder(text)
             curl = nil

@@ -190,7 +190,6 @@
 
   // A point row: [number, segment, latitude, longitude, accuracy_m, speed_mps, time_ms, elevation_m].
   function addPoints(rows) {
-    let bounds = null;
     for (const [number, segment, lat, lon0, accuracy] of rows) {
       if (number <= state.lastNumber) continue;
       let lon = lon0;
@@ -211,8 +210,6 @@
       state.count += 1;
       state.current = { x, y, lat, accuracy };
       if (!state.first) state.first = { x, y };
-      bounds = bounds ? [Math.min(bounds[0], x), Math.min(bounds[1], y), Math.max(bounds[2], x), Math.max(bounds[3], y)]
-        : [x, y, x, y];
       map.dataset.lastNumber = String(number);
       map.dataset.lastLatitude = String(lat);
       map.dataset.lastLongitude = String(lon0);
@@ -228,7 +225,7 @@
     } else {
       accuracyCircle.setAttribute("visibility", "hidden");
     }
-    if (!state.fitted && bounds) fit(trackBounds());
+    if (!state.fitted) fit(trackBounds());
     if (following()) state.centre = [c.x, c.y];
     render();
   }

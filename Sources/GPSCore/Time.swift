@@ -117,6 +117,13 @@ public struct FixTime: Sendable, Hashable, CustomStringConvertible {
         self.timeOfDay = timeOfDay
     }
 
+    /// The time `microseconds` after 1970-01-01T00:00:00Z, with its date.
+    public init(microsecondsSinceEpoch microseconds: Int64) {
+        let (days, rest) = microseconds.quotientAndRemainder(dividingBy: TimeOfDay.microsecondsPerDay)
+        let (day, time) = rest < 0 ? (days - 1, rest + TimeOfDay.microsecondsPerDay) : (days, rest)
+        self.init(date: CalendarDate(daysSinceEpoch: Int(day)), timeOfDay: TimeOfDay(microseconds: time))
+    }
+
     /// Microseconds since 1970-01-01T00:00:00Z, when the date is known. Leap seconds are
     /// not counted (POSIX time): `23:59:60` maps onto the next day's `00:00:00`.
     public var microsecondsSinceEpoch: Int64? {

@@ -7,8 +7,7 @@
 /// the schedule: that fix is due at most `maximumGap / n` after the previous one, so a
 /// replay never waits hours. At ``ReplaySpeed/max`` nothing is ever due later than now.
 ///
-/// The pacer also gives the offset for the source's ``LogClock``: `t − t0`, never less than
-/// the offset already given.
+/// The pacer also gives the offset for the source's ``LogClock``: the ``LogTime`` of the fix.
 struct Pacer: Sendable, Hashable {
     /// The largest step in log time replayed as it is, in microseconds: 60 s. A longer one is
     /// a gap in the recording, not a minute of the journey.
@@ -35,8 +34,8 @@ struct Pacer: Sendable, Hashable {
     private var anchorDue = Duration.zero
     /// The due offset of the previous fix.
     private var previousDue = Duration.zero
-    /// The largest log offset given so far.
-    private var logOffset = Duration.zero
+    /// The log clock's time.
+    private var logTime = LogTime()
 
     init(speed: ReplaySpeed) {
         self.speed = speed
@@ -44,7 +43,8 @@ struct Pacer: Sendable, Hashable {
 
     /// The step for a fix with time `microseconds` since 1970 (``GPSCore/FixTime/microsecondsSinceEpoch``).
     mutating func schedule(microseconds t: Int64) -> Step {
-        guard let first = firstMicroseconds else {
+        let logOffset = logTime.advance(toFixAt: t)
+        guard firstMicroseconds != nil else {
             firstMicroseconds = t
             previousMicroseconds = t
             anchorMicroseconds = t
@@ -58,10 +58,6 @@ struct Pacer: Sendable, Hashable {
             anchorDue = previousDue + scaled(replayed)
         }
         previousMicroseconds = t
-        let since = t.subtractingReportingOverflow(first)
-        if !since.overflow {
-            logOffset = Swift.max(logOffset, .microseconds(since.partialValue))
-        }
         guard isPaced else { return Step(due: nil, logOffset: logOffset) }
         let due = anchorDue + scaled(t - anchorMicroseconds)
         previousDue = due

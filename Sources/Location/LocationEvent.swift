@@ -17,14 +17,20 @@ public enum LocationRejection: String, CaseIterable, Sendable, Hashable {
     /// The fix has no date and time, so it cannot be ordered or aged. The epoch assembler
     /// carries the date forward, so this only affects the epochs before the first RMC or ZDA.
     case noTime = "no-time"
-    /// The fix time is not after the last fix's.
+    /// The fix repeats an epoch already taken: its time is the last fix's, or a little
+    /// before it (``FixTimeline/lateRepeatSeconds``).
     case notNewer = "not-newer"
+    /// The fix's time was out of line with the track (far ahead, or behind), and the fixes
+    /// after it went on from the track's time: a receiver's bad date, not a clock step.
+    case timeOutlier = "time-outlier"
     /// The fix arrived more than ``LocationConfiguration/staleAfter`` later than the freshest fixes.
     case stale
     /// The accuracy is worse than the current threshold (strong threshold while refining,
     /// worst acceptable after the refinement timeout), or unknown.
     case tooInaccurate = "too-inaccurate"
-    /// The step from the last accepted fix implies a speed or acceleration the activity cannot reach.
+    /// The position was inconsistent with the recent motion (a speed or acceleration the
+    /// activity cannot reach, against the receiver's own speed when it sends one), and the
+    /// fixes after it went on from the track: a multipath jump. Counted when it is dropped.
     case impossibleJump = "impossible-jump"
 }
 
@@ -71,6 +77,13 @@ public enum LocationEvent: Sendable, Hashable {
     case stationary
     /// The receiver moves again after ``stationary``.
     case movingAgain
+    /// The receiver's clock stepped, confirmed by the fixes after the step: a new segment
+    /// starts, and nothing is measured across the step. `fromSeconds` is the last time
+    /// before it (nil when none was taken), both in seconds since 1970.
+    case timeStepped(fromSeconds: Double?, toSeconds: Double)
+    /// The fix's date was a whole GPS week cycle (1024 weeks) off and was moved to `corrected`
+    /// (a week-number rollover); the location updates carry the corrected time.
+    case timeCorrected(Fix, corrected: FixTime)
     /// A fix was not used. Fixes suppressed by the distance filter or skipped by the tier's
     /// minimum interval are not rejections; they are only counted in ``LocationStatistics``.
     case rejected(Fix, LocationRejection)

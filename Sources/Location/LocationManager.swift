@@ -37,13 +37,22 @@ public actor LocationManager: Service {
     private let continuation: AsyncStream<LocationEvent>.Continuation
     private let clock: any Clock<Duration>
     private let elapsed: @Sendable () -> Duration
+    private let systemTime: @Sendable () -> Double?
     private var policy: LocationPolicy
     private var nextTick = LocationManager.tickInterval
 
     /// A manager that reads `clock` for timers and staleness.
-    public init(configuration: LocationConfiguration = LocationConfiguration(), clock: any Clock<Duration>) {
+    ///
+    /// `systemTime` gives the time of a synchronised system clock (seconds since 1970), or nil
+    /// while it is not synchronised; pass it for live receivers only, never for a replayed log
+    /// (see ``LocationPolicy/process(_:now:systemTime:)``).
+    public init(
+        configuration: LocationConfiguration = LocationConfiguration(), clock: any Clock<Duration>,
+        systemTime: @escaping @Sendable () -> Double? = { nil }
+    ) {
         self.configuration = configuration
         self.clock = clock
+        self.systemTime = systemTime
         self.elapsed = Self.stopwatch(clock)
         self.policy = LocationPolicy(configuration: configuration)
         (events, continuation) = AsyncStream.makeStream(of: LocationEvent.self, bufferingPolicy: .unbounded)
@@ -57,7 +66,7 @@ public actor LocationManager: Service {
     public func process(_ fix: Fix) {
         let now = elapsed()
         runTimers(upTo: now)
-        send(policy.process(fix, now: now))
+        send(policy.process(fix, now: now, systemTime: systemTime()))
     }
 
     /// The source went away: the signal becomes invalid, which ends the track segment.

@@ -9,14 +9,21 @@ import GPSCore
 ///
 /// The pipeline for one fix:
 /// 1. no position → ``LocationRejection/noPosition`` and an invalid signal; no date and time →
-///    ``LocationRejection/noTime``; not after the last fix → ``LocationRejection/notNewer``;
-/// 2. stale: the fix's delay (now minus fix time) exceeds the smallest delay seen by more than
+///    ``LocationRejection/noTime``;
+/// 2. the time line (``FixTimeline``): a repeat of an epoch already taken →
+///    ``LocationRejection/notNewer``; a time out of line with the track is held until later
+///    fixes decide: an outlier → ``LocationRejection/timeOutlier``, a confirmed step of the
+///    receiver's clock → ``LocationEvent/timeStepped(fromSeconds:toSeconds:)`` (a new segment)
+///    and the held fixes go on; a date a whole GPS week cycle off is corrected;
+/// 3. stale: the fix's delay (now minus fix time) exceeds the smallest delay seen by more than
 ///    ``LocationConfiguration/staleAfter`` → ``LocationRejection/stale``;
-/// 3. fixes sooner than the tier's minimum interval are skipped;
-/// 4. the accuracy sets the signal strength and is checked against the refinement state →
+/// 4. fixes sooner than the tier's minimum interval are skipped;
+/// 5. the accuracy sets the signal strength and is checked against the refinement state →
 ///    ``LocationRejection/tooInaccurate``;
-/// 5. a step beyond the activity's speed and acceleration → ``LocationRejection/impossibleJump``;
-/// 6. the fix is accepted: speed, stationary detector, distance, then the most accurate fix of
+/// 6. a position inconsistent with the recent motion is held back (see
+///    ``LocationConfiguration``, "Jumps"): dropped as ``LocationRejection/impossibleJump`` when
+///    a later fix is consistent with the track again, taken when later fixes confirm it;
+/// 7. the fix is accepted: speed, stationary detector, distance, then the most accurate fix of
 ///    the recent history is delivered if it is new and passes the distance filter.
 public struct LocationPolicy: Sendable {
     public let configuration: LocationConfiguration
@@ -45,9 +52,28 @@ public struct LocationPolicy: Sendable {
     static let historyTieMeters = 1.0
     /// Slack, seconds, on the tier's minimum interval, for receivers whose fix times jitter.
     static let intervalToleranceSeconds = 0.05
-    /// After this many consecutive, mutually consistent impossible jumps, the next consistent
-    /// fix re-anchors the track: the earlier position was the outlier.
-    static let reanchorAfterJumps = 3
+    /// Held positions confirm a move only when at least this many are in line with each other.
+    static let jumpConfirmationFixes = 3
+    /// Held positions that could be reached at a vehicle's limits are a real move (getting
+    /// into a car) once they span this many seconds of fix time.
+    static let moveConfirmationSeconds = 5.0
+    /// Held positions that no vehicle could reach are taken (the receiver really is there: a
+    /// reset, a log spliced from two places) once they span this many seconds.
+    static let resetConfirmationSeconds = 30.0
+    /// Receivers' speed over ground comes from Doppler and is not moved by multipath; the mean
+    /// speed between two fixes may exceed the larger of their speeds by this many m/s, plus
+    /// ``dopplerSpeedFraction`` of it, plus a quarter of the acceleration limit times the
+    /// time step (up to ``dopplerExcursionSeconds``).
+    static let dopplerSpeedSlack = 0.5
+    static let dopplerSpeedFraction = 0.1
+    static let dopplerExcursionSeconds = 2.0
+    /// Two speeds over ground are taken as evidence only when they differ by no more than the
+    /// acceleration limit allows, plus this many m/s: a speed derived from positions jumps
+    /// with them.
+    static let dopplerChangeSlack = 1.0
+    /// Without the receiver's speed, the speed limit is the activity's, or this many times the
+    /// smoothed speed after a confirmed fast move.
+    static let confirmedSpeedFactor = 1.25
 
     struct Sample: Sendable {
         var fix: Fix
@@ -55,10 +81,26 @@ public struct LocationPolicy: Sendable {
         var coordinate: Coordinate
         var seconds: Double
         var accuracy: Double
+        /// The receiver's speed over ground, m/s, when it sent a usable one.
+        var reportedSpeed: Double? {
+            fix.speedMetersPerSecond.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        }
+    }
+
+    /// A fix held by the time line, with the clock when it arrived.
+    struct Arrival: Sendable {
+        var fix: Fix
+        var now: Double
+    }
+
+    /// Speed and acceleration limits for the plausibility of a step.
+    struct MotionLimits {
+        var maximumSpeed: Double
+        var maximumAcceleration: Double
     }
 
     // Ordering and staleness.
-    private var lastFixSeconds: Double?
+    private var timeline = FixTimeline<Arrival>()
     private var lastTakenSeconds: Double?
     private var smallestDelay: Double?
     private var lastFixReceivedAt: Double?
@@ -67,8 +109,9 @@ public struct LocationPolicy: Sendable {
     private var weakSpellAnnounced = false
     // Acceptance.
     private var lastAccepted: Sample?
-    private var firstAcceptedSeconds: Double?
-    private var jumpRun: [Sample] = []
+    private var heldPositions: [Sample] = []
+    /// Fixes accepted since the start, the last time step or the last re-anchoring.
+    private var support = 0
     private var acceptedCount = 0
     // Speed.
     private var speedSamples: [Double] = []
@@ -79,6 +122,8 @@ public struct LocationPolicy: Sendable {
     private var stopMean: (latitude: Double, longitude: Double, count: Double) = (0, 0, 0)
     // Ping.
     private var lastDeliveredAt: Double?
+    /// The fix time of the last delivered location on the current time line.
+    private var lastDeliveredSeconds: Double?
     private var pingStationary = false
     // Distance.
     private var odometerAnchor: Coordinate?
@@ -92,45 +137,68 @@ public struct LocationPolicy: Sendable {
     // MARK: - Fixes
 
     /// Takes one fix received at `now` (time on the manager's clock) and returns what to publish.
-    public mutating func process(_ fix: Fix, now nowDuration: Duration) -> [LocationEvent] {
+    ///
+    /// `systemTime` is the time of a synchronised system clock (NTP), seconds since 1970, when
+    /// there is one and the fix is live; it lets the time line catch a wrong receiver time
+    /// even on the first fix.
+    public mutating func process(_ fix: Fix, now nowDuration: Duration, systemTime: Double? = nil) -> [LocationEvent] {
         let now = nowDuration.seconds
         var events: [LocationEvent] = []
         statistics.fixesSeen += 1
 
-        guard fix.mode.hasPosition, let coordinate = fix.coordinate, coordinate.isValid else {
+        guard fix.mode.hasPosition, fix.coordinate?.isValid == true else {
             setSignal(.invalid, now: now, &events)
             reject(fix, .noPosition, &events)
             updateMotionReport(&events)
             return events
         }
-        guard let time = fix.time, let seconds = time.secondsSinceEpoch else {
+        guard let seconds = fix.time?.secondsSinceEpoch else {
             reject(fix, .noTime, &events)
             return events
         }
-        if let last = lastFixSeconds, seconds <= last {
+        let outcome = timeline.take(Arrival(fix: fix, now: now), seconds: seconds, clock: now, systemTime: systemTime)
+        for dropped in outcome.dropped { reject(dropped.fix, .timeOutlier, &events) }
+        if outcome.repeated {
             reject(fix, .notNewer, &events)
             return events
         }
-        lastFixSeconds = seconds
+        if let step = outcome.step { takeTimeStep(step, &events) }
+        statistics.timeCorrections += outcome.corrected
+        for (arrival, seconds) in outcome.ready {
+            var fix = arrival.fix
+            if let original = fix.time?.secondsSinceEpoch, original != seconds {
+                let corrected = FixTime(microsecondsSinceEpoch: Int64((seconds * 1e6).rounded()))
+                events.append(.timeCorrected(fix, corrected: corrected))
+                fix.time = corrected
+            }
+            processInLine(fix, seconds: seconds, arrivedAt: arrival.now, now: now, &events)
+        }
+        return events
+    }
 
-        let delay = now - seconds
+    /// The steps after the time line, for a fix whose time is in line with the track.
+    private mutating func processInLine(
+        _ fix: Fix, seconds: Double, arrivedAt: Double, now: Double, _ events: inout [LocationEvent]
+    ) {
+        guard let time = fix.time, let coordinate = fix.coordinate else { return }
+        let delay = arrivedAt - seconds
         if let smallest = smallestDelay, delay - smallest > configuration.staleAfter.seconds {
             reject(fix, .stale, &events)
-            return events
+            return
         }
         smallestDelay = min(smallestDelay ?? delay, delay)
-        lastFixReceivedAt = now
+        lastFixReceivedAt = max(lastFixReceivedAt ?? arrivedAt, arrivedAt)
 
         let interval = configuration.desiredAccuracy.minimumFixIntervalSeconds
         if interval > 0, let taken = lastTakenSeconds, seconds - taken < interval - Self.intervalToleranceSeconds {
             statistics.fixesSkippedByInterval += 1
-            return events
+            return
         }
         lastTakenSeconds = seconds
 
         guard let accuracy = Self.horizontalAccuracy(of: fix) else {
             reject(fix, .tooInaccurate, &events)
-            return events
+            return
         }
         let strong = configuration.desiredAccuracy.strongAccuracyMeters
         setSignal(accuracy <= strong ? .strong : .weak, now: now, &events)
@@ -138,26 +206,88 @@ public struct LocationPolicy: Sendable {
         let limit = refinementExpired(now: now) ? max(strong, configuration.worstAcceptableAccuracy) : strong
         guard accuracy <= limit else {
             reject(fix, .tooInaccurate, &events)
-            return events
+            return
         }
 
         let sample = Sample(fix: fix, time: time, coordinate: coordinate, seconds: seconds, accuracy: accuracy)
-        var reanchor = false
-        if let previous = lastAccepted, !isPlausible(from: previous, to: sample, speed: smoothedSpeed) {
-            if let last = jumpRun.last, isPlausible(from: last, to: sample, speed: activityMaximumSpeed) {
-                jumpRun.append(sample)
-            } else {
-                jumpRun = [sample]
-            }
-            guard jumpRun.count > Self.reanchorAfterJumps else {
-                reject(fix, .impossibleJump, &events)
-                return events
-            }
-            reanchor = true
+        guard let previous = lastAccepted else {
+            accept(sample, reanchor: false, now: now, &events)
+            return
         }
-        jumpRun = []
-        accept(sample, reanchor: reanchor, now: now, &events)
-        return events
+        if isPlausible(from: previous, to: sample, limits: activityLimits, speed: smoothedSpeed) {
+            dropHeldPositions(&events)
+            accept(sample, reanchor: false, now: now, &events)
+            return
+        }
+        // Held back: in line with the positions held before it, or the start of a new run.
+        if let last = heldPositions.last,
+            isPlausible(from: last, to: sample, limits: vehicleLimits, speed: heldSpeed(at: last))
+        {
+            heldPositions.append(sample)
+        } else {
+            dropHeldPositions(&events)
+            heldPositions = [sample]
+        }
+        guard let confirmation = heldConfirmation(after: previous) else { return }
+        let run = heldPositions
+        heldPositions = []
+        switch confirmation {
+        case .move: statistics.confirmedMoves += 1
+        case .reanchor: statistics.reanchors += 1
+        }
+        for (index, held) in run.enumerated() {
+            accept(held, reanchor: index == 0 && confirmation == .reanchor, now: now, &events)
+        }
+    }
+
+    /// The speed of the held positions at `last`, m/s: the receiver's, else the step from the
+    /// one before; for the first held position, the vehicle's maximum (anything may follow it).
+    private func heldSpeed(at last: Sample) -> Double {
+        if let reported = last.reportedSpeed { return reported }
+        guard heldPositions.count >= 2 else { return vehicleLimits.maximumSpeed }
+        let before = heldPositions[heldPositions.count - 2]
+        let dt = last.seconds - before.seconds
+        return dt > 0 ? before.coordinate.distance(to: last.coordinate) / dt : vehicleLimits.maximumSpeed
+    }
+
+    private enum HeldConfirmation { case move, reanchor }
+
+    /// Whether the held positions are confirmed: enough of them, in line with each other, for
+    /// long enough, or outnumbering what supports the track's position.
+    private func heldConfirmation(after previous: Sample) -> HeldConfirmation? {
+        guard heldPositions.count >= Self.jumpConfirmationFixes, let first = heldPositions.first,
+            let last = heldPositions.last
+        else { return nil }
+        let span = last.seconds - first.seconds
+        if heldPositions.count > support || span >= Self.resetConfirmationSeconds { return .reanchor }
+        if span >= Self.moveConfirmationSeconds,
+            isPlausible(from: previous, to: first, limits: vehicleLimits, speed: smoothedSpeed)
+        {
+            return .move
+        }
+        return nil
+    }
+
+    private mutating func dropHeldPositions(_ events: inout [LocationEvent]) {
+        for held in heldPositions { reject(held.fix, .impossibleJump, &events) }
+        heldPositions = []
+    }
+
+    /// The receiver's clock stepped (confirmed by the time line): a new segment, and nothing
+    /// measured across the step.
+    private mutating func takeTimeStep(_ step: FixTimeline<Arrival>.Step, _ events: inout [LocationEvent]) {
+        statistics.timeSteps += 1
+        dropHeldPositions(&events)
+        smallestDelay = nil
+        lastTakenSeconds = nil
+        lastAccepted = nil
+        lastDeliveredSeconds = nil
+        support = 0
+        speedSamples = []
+        window = []
+        history = []
+        odometerAnchor = nil
+        events.append(.timeStepped(fromSeconds: step.fromSeconds, toSeconds: step.toSeconds))
     }
 
     // MARK: - Timers
@@ -195,24 +325,25 @@ public struct LocationPolicy: Sendable {
     private mutating func accept(_ sample: Sample, reanchor: Bool, now: Double, _ events: inout [LocationEvent]) {
         statistics.fixesAccepted += 1
         acceptedCount += 1
+        support += 1
         let previous = lastAccepted
         lastAccepted = sample
 
         if reanchor {
-            statistics.reanchors += 1
+            support = 1
             speedSamples = []
             window = []
             history = []
             if odometerAnchor != nil { odometerAnchor = sample.coordinate }
         }
 
-        // Times.
-        let first = firstAcceptedSeconds ?? sample.seconds
-        firstAcceptedSeconds = first
-        statistics.elapsedTimeSeconds = sample.seconds - first
-        if let previous, !reanchor, !detectorStationary {
+        // Times: summed step by step, so that a clock step adds nothing.
+        if let previous {
             let step = sample.seconds - previous.seconds
-            if step <= configuration.effectivePingInterval.seconds { statistics.movingTimeSeconds += step }
+            statistics.elapsedTimeSeconds += step
+            if !reanchor, !detectorStationary, step <= configuration.effectivePingInterval.seconds {
+                statistics.movingTimeSeconds += step
+            }
         }
 
         // Speed: the receiver's speed over ground, else the step; faster samples count at once.
@@ -260,7 +391,7 @@ public struct LocationPolicy: Sendable {
         if history.count > max(1, configuration.historySize) {
             history.removeFirst(history.count - max(1, configuration.historySize))
         }
-        if let best = bestOfHistory(), lastLocation.map({ best.seconds > $0.time.secondsSinceEpoch ?? 0 }) ?? true {
+        if let best = bestOfHistory(), lastDeliveredSeconds.map({ best.seconds > $0 }) ?? true {
             if let last = lastLocation, let filter = configuration.distanceFilter,
                 last.coordinate.distance(to: best.coordinate) < filter
             {
@@ -289,6 +420,7 @@ public struct LocationPolicy: Sendable {
         )
         lastLocation = location
         lastDeliveredAt = now
+        lastDeliveredSeconds = sample.seconds
         pingStationary = false
         statistics.locationsDelivered += 1
         events.append(.locationUpdated(location))
@@ -365,20 +497,50 @@ public struct LocationPolicy: Sendable {
 
     // MARK: - Checks
 
-    private var activityMaximumSpeed: Double { configuration.activityType.maximumSpeedMetersPerSecond }
+    /// The activity's limits; the maximum speed rises with the smoothed speed of the fixes
+    /// taken (a confirmed fast move goes on without being held again).
+    private var activityLimits: MotionLimits {
+        let activity = configuration.activityType
+        return MotionLimits(
+            maximumSpeed: max(activity.maximumSpeedMetersPerSecond, Self.confirmedSpeedFactor * smoothedSpeed),
+            maximumAcceleration: activity.maximumAccelerationMetersPerSecondSquared)
+    }
 
-    /// Whether going from `a` to `b` is physically possible, starting at `speed` m/s: the step
-    /// may exceed the distance reachable under the activity's speed and acceleration limits by
-    /// the two fixes' combined accuracy.
-    private func isPlausible(from a: Sample, to b: Sample, speed: Double) -> Bool {
+    /// What any vehicle of the kind could do: the activity's limits, or a car's when higher.
+    private var vehicleLimits: MotionLimits {
+        let activity = configuration.activityType
+        let car = ActivityType.automotiveNavigation
+        return MotionLimits(
+            maximumSpeed: max(activity.maximumSpeedMetersPerSecond, car.maximumSpeedMetersPerSecond),
+            maximumAcceleration: max(
+                activity.maximumAccelerationMetersPerSecondSquared, car.maximumAccelerationMetersPerSecondSquared))
+    }
+
+    /// Whether going from `a` to `b` is physically possible within `limits`, starting at
+    /// `speed` m/s: the step may exceed the reachable distance by the two fixes' combined
+    /// accuracy (root sum of squares).
+    ///
+    /// When both fixes carry the receiver's speed over ground and the two speeds differ by no
+    /// more than the acceleration allows, the reachable distance is the time step times the
+    /// larger speed (with the slack of ``dopplerSpeedSlack``); a multipath jump moves the
+    /// position but not the Doppler speed. Otherwise it is `speed` times the time step plus
+    /// half the acceleration times its square, at most the maximum speed times the time step.
+    private func isPlausible(from a: Sample, to b: Sample, limits: MotionLimits, speed: Double) -> Bool {
         let dt = b.seconds - a.seconds
         guard dt > 0 else { return false }
-        let activity = configuration.activityType
-        let reachableSpeed = min(
-            activity.maximumSpeedMetersPerSecond,
-            speed + activity.maximumAccelerationMetersPerSecondSquared * dt)
         let allowance = (a.accuracy * a.accuracy + b.accuracy * b.accuracy).squareRoot()
-        return a.coordinate.distance(to: b.coordinate) <= allowance + reachableSpeed * dt
+        let reachable: Double
+        if let va = a.reportedSpeed, let vb = b.reportedSpeed,
+            abs(vb - va) <= limits.maximumAcceleration * dt + Self.dopplerChangeSlack
+        {
+            let mean =
+                max(va, vb) * (1 + Self.dopplerSpeedFraction) + Self.dopplerSpeedSlack
+                + limits.maximumAcceleration * min(dt, Self.dopplerExcursionSeconds) / 4
+            reachable = mean * dt
+        } else {
+            reachable = min(limits.maximumSpeed * dt, speed * dt + limits.maximumAcceleration * dt * dt / 2)
+        }
+        return a.coordinate.distance(to: b.coordinate) <= allowance + reachable
     }
 
     /// The fix's 95 % horizontal radius: its accuracy estimate, else HDOP times the user-range

@@ -13,8 +13,14 @@ public struct LocationStatistics: Sendable, Hashable {
     /// Candidate locations suppressed by the distance filter.
     public var filteredByDistance = 0
     /// Times the track was re-anchored after a run of mutually consistent "impossible" jumps
-    /// (the earlier position was the wrong one).
+    /// (the earlier position was the wrong one, or the receiver really is elsewhere).
     public var reanchors = 0
+    /// Times held positions were confirmed as a real fast move (getting into a car).
+    public var confirmedMoves = 0
+    /// Confirmed steps of the receiver's clock (each started a new segment).
+    public var timeSteps = 0
+    /// Fix times moved by whole GPS week cycles.
+    public var timeCorrections = 0
     /// Total distance, metres.
     public var distanceMeters = 0.0
     /// Time spent moving, seconds of fix time.

@@ -32,6 +32,7 @@ public struct RandomSource: RandomNumberGenerator, Sendable {
         case receiver = 2
         case sky = 3
         case fixLoss = 4
+        case multipath = 5
     }
 
     public mutating func next() -> UInt64 {

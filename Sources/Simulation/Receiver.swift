@@ -13,6 +13,12 @@ import GPSCore
 /// satellites has no fix either. For ten seconds or so after a fix loss the position carries
 /// an extra error of about the noise, decaying with a 5 s time constant, and DOP is raised.
 ///
+/// **Multipath.** With ``SimulationSettings/multipathEverySeconds``, spells begin at random
+/// (a Poisson process with that mean interval, on a random stream of their own, so the rest
+/// of the output is the same with or without them) and last ``multipathSeconds``; in a spell
+/// the position is ``multipathMeters`` off in one direction. HDOP, GST and the speed over
+/// ground do not show it.
+///
 /// **Reported quality.** HDOP follows the number of satellites used; VDOP is 1.6 HDOP (the
 /// altitude error's ratio) and PDOP √(HDOP² + VDOP²). GST's sigmas are the error model's own,
 /// so trackd's GST-based accuracy is right on average; its RMS field is the implied user-range
@@ -34,6 +40,10 @@ struct Receiver: Sendable {
     /// HDOP for `n` satellites used is `hdopScale / √n` (0.8 for 14, 1.5 for 4).
     static let hdopScale = 3.0
     static let knotsPerMeterPerSecond = 1 / 0.514_444
+    /// How long a multipath spell lasts, seconds.
+    static let multipathSeconds = 1.0...4.0
+    /// How far a multipath spell moves the position, metres.
+    static let multipathMeters = 40.0...150.0
 
     let noise: Double
     let profile: RouteProfile
@@ -51,6 +61,9 @@ struct Receiver: Sendable {
     private var offsetNorth = 0.0
     private var offsetEast = 0.0
     private var offsetUp = 0.0
+    private let multipathEvery: Double?
+    private var multipathRandom: RandomSource
+    private var multipath: (start: Double, end: Double, north: Double, east: Double)
 
     init(settings: SimulationSettings) {
         noise = settings.noiseMeters
@@ -71,6 +84,28 @@ struct Receiver: Sendable {
         lossEnd = lossStart + lossRandom.uniform(profile.fixLossSeconds)
         self.lossRandom = lossRandom
         sky = Sky(seed: settings.seed, signalLossDecibels: profile.signalLossDecibels)
+        multipathEvery = settings.multipathEverySeconds.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        multipathRandom = RandomSource.stream(settings.seed, .multipath)
+        multipath = (.infinity, .infinity, 0, 0)
+        if let every = multipathEvery { multipath = Receiver.nextSpell(after: 0, every: every, &multipathRandom) }
+    }
+
+    /// The multipath spell that begins after `time`.
+    private static func nextSpell(
+        after time: Double, every: Double, _ random: inout RandomSource
+    ) -> (start: Double, end: Double, north: Double, east: Double) {
+        let start = time + random.exponential(mean: every)
+        let end = start + random.uniform(multipathSeconds)
+        let distance = random.uniform(multipathMeters)
+        let bearing = PortableMath.radians(random.uniform(0...360))
+        return (start, end, distance * PortableMath.cos(bearing), distance * PortableMath.sin(bearing))
+    }
+
+    /// The multipath offset at `seconds`, north and east metres.
+    private mutating func multipathOffset(at seconds: Double) -> (north: Double, east: Double) {
+        guard let every = multipathEvery else { return (0, 0) }
+        while seconds >= multipath.end { multipath = Receiver.nextSpell(after: multipath.end, every: every, &multipathRandom) }
+        return seconds >= multipath.start ? (multipath.north, multipath.east) : (0, 0)
     }
 
     /// What the receiver sees at `seconds` after the start: its satellites and whether it has a fix.
@@ -123,8 +158,9 @@ struct Receiver: Sendable {
             }
         }
         let theta = PortableMath.radians(orientation)
-        let north = u * PortableMath.cos(theta) - v * PortableMath.sin(theta) + decay * offsetNorth
-        let east = u * PortableMath.sin(theta) + v * PortableMath.cos(theta) + decay * offsetEast
+        let reflected = multipathOffset(at: seconds)
+        let north = u * PortableMath.cos(theta) - v * PortableMath.sin(theta) + decay * offsetNorth + reflected.north
+        let east = u * PortableMath.sin(theta) + v * PortableMath.cos(theta) + decay * offsetEast + reflected.east
         let r = Coordinate.earthMeanRadiusMeters
         let latitude = truth.coordinate.latitude + PortableMath.degrees(north / r)
         let longitude = truth.coordinate.longitude

@@ -12,6 +12,11 @@ public struct SimulationSettings: Sendable, Hashable {
     public var noiseMeters: Double
     /// Seed of every random choice: the same settings give the same output, byte for byte.
     public var seed: UInt64
+    /// Mean seconds between multipath spells, or nil for none (the default). In a spell the
+    /// position is 40-150 m off for one to four seconds, in one direction, while HDOP, GST and
+    /// the Doppler speed stay as they were: what a receiver in a valley or beside buildings
+    /// reports. See ``Receiver``.
+    public var multipathEverySeconds: Double?
     /// UTC time of the first epoch; `nil` for the route's own (``RouteProfile/startTime``).
     /// A start without a date is given the route's date.
     public var start: FixTime?
@@ -19,8 +24,9 @@ public struct SimulationSettings: Sendable, Hashable {
     /// Settings with the defaults of `trackd simulate`: 1 Hz, 10 minutes, 3 m noise, seed 1.
     public init(
         route: Route, rate: UpdateRate = .hz1, durationSeconds: Double = 600, noiseMeters: Double = 3,
-        seed: UInt64 = 1, start: FixTime? = nil
+        seed: UInt64 = 1, start: FixTime? = nil, multipathEverySeconds: Double? = nil
     ) {
+        self.multipathEverySeconds = multipathEverySeconds
         self.route = route
         self.rate = rate
         self.durationSeconds = durationSeconds

@@ -49,14 +49,3 @@ public enum TrackSelector: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-extension FixTime {
-    /// The time `microseconds` after 1970-01-01T00:00:00Z.
-    init(microsecondsSinceEpoch microseconds: Int64) {
-        let perDay = TimeOfDay.microsecondsPerDay
-        let day = microseconds >= 0 ? microseconds / perDay : (microseconds - perDay + 1) / perDay
-        self.init(
-            date: CalendarDate(daysSinceEpoch: Int(day)),
-            timeOfDay: TimeOfDay(microseconds: microseconds - day * perDay))
-    }
-}

@@ -1,11 +1,16 @@
 import GPSCore
 import GPX
+import Location
 import NMEA
 
 /// Fixes in, a GPX track out: the core of `trackd convert`, without file handling.
 ///
-/// Every fix with a position becomes a point. A fix without one ends the segment, and so
-/// does the start of each new input. The writer is created at the first point, so the
+/// Every fix with a position becomes a point, but for the receiver's bad times: a fix whose
+/// date is out of line with the track is held by the same ``FixTimeline`` as the location
+/// manager's (with no clock: steps up to 60 s go on), dropped when the next fixes go on from the
+/// track, and written when they confirm a step of the receiver's clock, which starts a new
+/// segment; a date 1024 weeks off is corrected. A fix without a position ends the segment,
+/// and so does the start of each new input. The writer is created at the first point, so the
 /// GPX metadata carries the time of the first fix.
 struct Conversion {
     typealias Sink = (UnsafeRawBufferPointer) throws(CLIError) -> Void
@@ -16,6 +21,7 @@ struct Conversion {
     private let sink: Sink
     private var writer: GPXWriter?
     private var segmentEnded = false
+    private var timeline = FixTimeline<Fix>()
     private(set) var summary = ConversionSummary()
 
     init(trackName: String?, seekable: Bool, sink: @escaping Sink) {
@@ -49,6 +55,31 @@ struct Conversion {
             segmentEnded = true
             return
         }
+        guard let seconds = fix.time?.secondsSinceEpoch else {
+            try write(fix)
+            return
+        }
+        let outcome = timeline.take(fix, seconds: seconds, clock: nil)
+        summary.timeOutliers += outcome.dropped.count
+        summary.timeCorrections += outcome.corrected
+        if outcome.repeated {
+            try write(fix)
+            return
+        }
+        if outcome.step != nil {
+            summary.timeSteps += 1
+            segmentEnded = true
+        }
+        for (fix, corrected) in outcome.ready {
+            var fix = fix
+            if fix.time?.secondsSinceEpoch != corrected {
+                fix.time = FixTime(microsecondsSinceEpoch: Int64((corrected * 1e6).rounded()))
+            }
+            try write(fix)
+        }
+    }
+
+    private mutating func write(_ fix: Fix) throws(CLIError) {
         if writer == nil { try makeWriter(firstFix: fix) }
         if segmentEnded {
             try run { w throws(any Error) in try w.beginSegment() }
@@ -92,6 +123,12 @@ struct ConversionSummary {
     var segments = 0
     var first: FixTime?
     var last: FixTime?
+    /// Fixes dropped because their time was out of line with the track.
+    var timeOutliers = 0
+    /// Confirmed steps of the receiver's clock.
+    var timeSteps = 0
+    /// Fix times moved by a whole GPS week cycle.
+    var timeCorrections = 0
 
     mutating func add(_ s: NMEAStatistics) {
         sentences += s.sentences

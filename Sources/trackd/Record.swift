@@ -8,6 +8,7 @@ import Logging
 import ServiceLifecycle
 import Simulation
 import TrackStore
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ import Darwin
 
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Record a track into the track store until the input ends or SIGINT/SIGTERM.",
+        abstract: "Record a track into the track store until the input ends or SIGINT/SIGTERM/SIGHUP.",
         discussion: """
             Fixes go from the source through the location manager (accuracy tier, activity, \
             distance filter) into the track store, an SQLite file that survives a kill or a power \
@@ -36,7 +37,8 @@ struct Record: AsyncParsableCommand {
             receiver unplugged or a gpsd restarted is waited for and read again.
 
             On a terminal, one status line shows the fix, the signal and the track so far; \
-            otherwise trackd logs to standard error. SIGINT or SIGTERM closes the track and exits 0.
+            otherwise trackd logs to standard error. SIGINT, SIGTERM or SIGHUP (a dropped SSH \
+            session) closes the track and exits 0.
 
             Settings not given here come from the configuration file: --config, else \
             $TRACKD_CONFIG, else /etc/trackd/trackd.toml if it exists (keys: the options' names \
@@ -162,6 +164,9 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         let settings = try settings(environment: Record.environment)
         TemporaryFileGuard.unblockTerminationSignals()
+        // Trapped before anything is opened or created: a SIGTERM, SIGINT or SIGHUP (a dropped
+        // SSH session) at any moment from here on ends the recording gracefully.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
         let onTerminal = isatty(STDERR_FILENO) == 1
         let logger = Record.makeLogger(onTerminal: onTerminal)
         let specification = try SourceSpecification(settings.source)
@@ -179,34 +184,43 @@ struct Record: AsyncParsableCommand {
             preconditionFailure("resolve never returns auto")
         case .gpsd(let address):
             let source = GPSDSource(address: address)
-            try await record(from: source, name: settings.name, settings: settings, store: store, logger: logger, onTerminal: onTerminal)
+            try await record(
+                from: source, name: settings.name, settings: settings, store: store, logger: logger, onTerminal: onTerminal,
+                signals: signals, isLive: true)
         case .device(let path):
             let source = SerialSource(
                 path: path, baud: settings.baud,
                 allowMissingChecksum: settings.allowMissingChecksum, rememberedBaud: detectedBaud)
-            try await record(from: source, name: settings.name, settings: settings, store: store, logger: logger, onTerminal: onTerminal)
+            try await record(
+                from: source, name: settings.name, settings: settings, store: store, logger: logger, onTerminal: onTerminal,
+                signals: signals, isLive: true)
         case .log(let file):
             let speed = try speed.map(ReplaySpeed.parse) ?? .max
             let source = LogFileSource(path: file, speed: speed, allowMissingChecksum: settings.allowMissingChecksum)
             let name = settings.name ?? defaultTrackName(for: file)
-            try await record(from: source, name: name, settings: settings, store: store, logger: logger, onTerminal: onTerminal)
+            try await record(from: source, name: name, settings: settings, store: store, logger: logger, onTerminal: onTerminal, signals: signals)
         case .simulate(let route):
             let speed = try speed.map(ReplaySpeed.parse) ?? .times(1)
             let simulation = SimulationSettings(route: route, durationSeconds: duration?.seconds ?? 600)
             let source = SimulatorSource(settings: simulation, speed: speed)
             let name = settings.name ?? route.rawValue
-            try await record(from: source, name: name, settings: settings, store: store, logger: logger, onTerminal: onTerminal)
+            try await record(from: source, name: name, settings: settings, store: store, logger: logger, onTerminal: onTerminal, signals: signals)
         }
     }
 
     private func record<S: FixSource>(
-        from source: S, name: String?, settings: RecordSettings, store: TrackStore, logger: Logger, onTerminal: Bool
+        from source: S, name: String?, settings: RecordSettings, store: TrackStore, logger: Logger, onTerminal: Bool,
+        signals: UnixSignalsSequence, isLive: Bool = false
     ) async throws {
         let configuration = try settings.locationConfiguration()
         let trackSettings = TrackSettings(
             accuracy: settings.accuracy.rawValue, activity: settings.activity.rawValue,
             distanceFilterMeters: configuration.distanceFilter, source: source.description)
-        let manager = LocationManager(configuration: configuration, clock: source.clock)
+        // Live receivers' times are also checked against a synchronised system clock; a log or
+        // a simulation keeps the times it was made with.
+        let systemTime: @Sendable () -> Double?
+        if isLive { systemTime = SynchronisedClock.now } else { systemTime = { nil } }
+        let manager = LocationManager(configuration: configuration, clock: source.clock, systemTime: systemTime)
         let recorder = try TrackRecorder(
             store: store, name: name, settings: trackSettings, createdAtMicroseconds: Record.wallClockMicroseconds(),
             version: TrackdVersion.string, clock: ContinuousClock(), logger: logger)
@@ -237,8 +251,16 @@ struct Record: AsyncParsableCommand {
                     .init(service: manager),
                     .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup),
                 ] + (watchdog.map { [.init(service: $0)] } ?? []),
-                gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
+        // The signals trapped since the start shut the group down gracefully, including one
+        // that came before it ran (the group remembers the request).
+        let signalled = Task {
+            for await signal in signals {
+                logger.info("\(signal) received; closing the track")
+                await group.triggerGracefulShutdown()
+            }
+        }
+        defer { signalled.cancel() }
         async let recording: Void = recorder.run()
         // The live view runs beside the group too, and stops after the recorder's last
         // commit, so that the pages get the whole track and its final state.

@@ -91,6 +91,8 @@ final class RecordPipeline<Source: FixSource>: Service {
     }
 
     private func forwardLocationEvents() async {
+        var lastPointSeconds: Double?
+        var corrections = 0
         for await event in manager.events {
             for entry in RecordingEntries.entries(for: event) { recorder.record(entry) }
             if let chime = RecordPipeline.chime(for: event) { chimes?.play(chime) }
@@ -114,6 +116,20 @@ final class RecordPipeline<Source: FixSource>: Service {
                 logger.info("signal \(strength.rawValue)")
             case .signalConsistentlyWeak:
                 logger.info("the signal stayed weak; accepting weaker fixes")
+            case .locationUpdated(let location):
+                lastPointSeconds = location.time.secondsSinceEpoch
+            case .rejected(let fix, .timeOutlier):
+                logger.warning("\(TimeStepText.outlier(fix, lastSeconds: lastPointSeconds))")
+            case .rejected(let fix, .impossibleJump):
+                logger.info("dropped the position of \(fix.time.map(String.init(describing:)) ?? "a fix"): it jumped away from the track and the next fixes came back (multipath)")
+            case .timeStepped(let from, let to):
+                logger.warning("the receiver's time stepped \(TimeStepText.detail(from: from, to: to)) and the fixes after it agree; a new segment starts")
+                lastPointSeconds = nil
+            case .timeCorrected(let fix, let corrected):
+                corrections += 1
+                if corrections == 1 {
+                    logger.warning("the receiver dates its fixes 1024 weeks off (a GPS week-number rollover): \(fix.time.map(String.init(describing:)) ?? "?") is taken as \(corrected); further corrections are not logged")
+                }
             default:
                 break
             }

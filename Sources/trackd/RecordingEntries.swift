@@ -1,3 +1,4 @@
+import GPSCore
 import GPSSources
 import Location
 import TrackStore
@@ -24,12 +25,14 @@ enum RecordingEntries {
             return [.event(kind: "stationary", detail: nil)]
         case .movingAgain:
             return [.event(kind: "moving", detail: nil)]
-        case .rejected:
+        case .timeStepped(let from, let to):
+            return [.event(kind: "time-step", detail: TimeStepText.detail(from: from, to: to)), .segmentBreak(reason: "time-step")]
+        case .rejected, .timeCorrected:
             return []
         }
     }
 
-    /// Entries for a source event other than a fix.
+    /// Entries for a source event other than a fix, and the fix as received.
     static func entries(for event: SourceEvent) -> [RecordingEntry] {
         switch event {
         case .connected(let what): [.event(kind: "source-connected", detail: what)]
@@ -37,5 +40,39 @@ enum RecordingEntries {
         case .resumed(let what): [.event(kind: "source-resumed", detail: what)]
         case .fix(let fix): [.received(fix)]
         }
+    }
+}
+
+/// How trackd words the receiver's time problems, in the log and in the store's events.
+enum TimeStepText {
+    /// `2024-06-01T08:00:00Z`, from seconds since 1970.
+    static func time(_ seconds: Double) -> String {
+        FixTime(microsecondsSinceEpoch: Int64((seconds * 1e6).rounded())).description
+    }
+
+    /// A signed span in words: `1 s`, `3h20m00s`, `365 days`.
+    static func span(_ seconds: Double) -> String {
+        let magnitude = abs(seconds)
+        if magnitude >= 2 * 86_400 { return "\(Int64(magnitude / 86_400)) days" }
+        if magnitude < 1 { return DecimalText.fixed(magnitude, digits: 1) + " s" }
+        let whole = Int64(magnitude.rounded())
+        return whole < 60 ? "\(whole) s" : duration(seconds: whole)
+    }
+
+    /// `from 2024-06-01T08:00:00Z to 2024-06-01T07:58:20Z (1m40s back)`.
+    static func detail(from: Double?, to: Double) -> String {
+        guard let from else { return "to \(time(to))" }
+        return "from \(time(from)) to \(time(to)) (\(span(to - from)) \(to >= from ? "ahead" : "back"))"
+    }
+
+    /// The log line for a fix dropped for its time.
+    static func outlier(_ fix: Fix, lastSeconds: Double?) -> String {
+        let when = fix.time.map(String.init(describing:)) ?? "an unknown time"
+        guard let seconds = fix.time?.secondsSinceEpoch, let last = lastSeconds else {
+            return "dropped a fix dated \(when): its time was out of line with the track and the next fixes were not"
+        }
+        let offset = seconds - last
+        return "dropped a fix dated \(when), \(span(offset)) \(offset >= 0 ? "ahead of" : "behind") the track: "
+            + "the receiver's time was wrong for that fix (the fixes after it went on from the track's time)"
     }
 }

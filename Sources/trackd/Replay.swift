@@ -1,5 +1,6 @@
 import ArgumentParser
 import GPSCore
+import GPSSources
 import Location
 import NMEA
 
@@ -90,7 +91,8 @@ struct Replay: ParsableCommand {
 /// position where the track breaks (the receiver lost its fix), which ends the GPX segment.
 struct ReplayRun {
     private var policy: LocationPolicy
-    private var firstTime: Int64?
+    private var logTime = LogTime()
+    private var started = false
     private var now: Duration = .zero
     private var nextTick: Duration = .zero
     private(set) var fixes = 0
@@ -104,11 +106,11 @@ struct ReplayRun {
     mutating func process(_ fix: Fix) -> [Fix] {
         fixes += 1
         if let t = fix.time?.microsecondsSinceEpoch {
-            if firstTime == nil {
-                firstTime = t
+            if !started {
+                started = true
                 nextTick = LocationManager.tickInterval
             }
-            now = max(now, .microseconds(t - (firstTime ?? t)))
+            now = logTime.advance(toFixAt: t)
         }
         var out: [Fix] = []
         // Run the timers for every tick the manager would have had before this fix.
@@ -126,12 +128,19 @@ struct ReplayRun {
 
     private mutating func collect(_ events: [LocationEvent], into out: inout [Fix]) {
         for event in events {
-            if case .locationUpdated(let location) = event {
+            switch event {
+            case .locationUpdated(let location):
                 var point = location.fix
                 point.speedMetersPerSecond = location.speedMetersPerSecond
                 out.append(point)
                 points += 1
                 lostFix = false
+            case .timeStepped(_, let to) where !lostFix && points > 0:
+                // A new segment after the receiver's clock stepped.
+                lostFix = true
+                out.append(Fix(time: FixTime(microsecondsSinceEpoch: Int64((to * 1e6).rounded()))))
+            default:
+                break
             }
         }
     }

@@ -46,6 +46,13 @@ struct Simulate: ParsableCommand {
     @Option(help: "Seed of every random choice. The same seed gives the same output.")
     var seed: UInt64 = 1
 
+    @Option(
+        help: ArgumentHelp(
+            "Add multipath jumps: the position 40-150 m off for 1-4 s, on average this many seconds apart.",
+            discussion: "HDOP, GST and the speed over ground do not show them, as with a real receiver in a valley or beside buildings. Default: none.",
+            valueName: "seconds"))
+    var multipathEvery: Double?
+
     @Option(name: [.short, .customLong("output")], help: "The NMEA file to write. '-' writes standard output.")
     var output: String = "-"
 
@@ -64,6 +71,9 @@ struct Simulate: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        if let multipathEvery, !(multipathEvery.isFinite && multipathEvery >= 1) {
+            throw ValidationError("Please give --multipath-every as seconds of at least 1, such as 120, not \(multipathEvery).")
+        }
         guard noise.isFinite, (0...SimulationSettings.maximumNoiseMeters).contains(noise) else {
             throw ValidationError(
                 "Please give --noise as metres between 0 and \(Int(SimulationSettings.maximumNoiseMeters)), such as 3.")
@@ -81,7 +91,8 @@ struct Simulate: ParsableCommand {
     func run() throws {
         TemporaryFileGuard.unblockTerminationSignals()
         let settings = SimulationSettings(
-            route: route, rate: rate, durationSeconds: duration.seconds, noiseMeters: noise, seed: seed)
+            route: route, rate: rate, durationSeconds: duration.seconds, noiseMeters: noise, seed: seed,
+            multipathEverySeconds: multipathEvery)
         let (nmea, truthFile) = try TemporaryFileGuard.withTerminationSignalsHeld {
             () throws(CLIError) -> (OutputFile, OutputFile?) in
             let nmea = try OutputFile.create(output)

@@ -211,34 +211,48 @@ struct LocationPolicyTests {
         #expect(feeder.policy.statistics.rejected(.notNewer) == 2)
     }
 
-    @Test("a jump beyond the activity's speed is rejected and counted, and the track goes on")
+    @Test("a jump beyond the activity's speed is held, dropped and counted when the next fix comes back, and the track goes on")
     func impossibleJumpRejected() {
         var feeder = Feeder()
         for second in 0..<10 { feeder.feed(fix(at: Double(second), north: Double(second) * 1.4, speed: 1.4)) }
-        #expect(feeder.feed(fix(at: 10, north: 500, speed: 1.4)).rejections == [.impossibleJump])
-        for second in 11..<20 {
+        let jump = feeder.feed(fix(at: 10, north: 500, speed: 1.4))
+        #expect(jump.locations.isEmpty)
+        #expect(jump.rejections.isEmpty)
+        #expect(feeder.feed(fix(at: 11, north: 11 * 1.4, speed: 1.4)).rejections == [.impossibleJump])
+        for second in 12..<20 {
             #expect(feeder.feed(fix(at: Double(second), north: Double(second) * 1.4, speed: 1.4)).rejections.isEmpty)
         }
         #expect(feeder.policy.statistics.rejected(.impossibleJump) == 1)
         #expect(feeder.events.locations.allSatisfy { north(of: $0.coordinate) < 30 })
     }
 
-    @Test("a car's speed is plausible for automotive navigation but a jump for fitness")
-    func activityLimits() {
-        for (activity, expected) in [(ActivityType.automotiveNavigation, 0), (.fitness, 1)] {
+    @Test("a car at 30 m/s: automotive takes every fix at once; fitness too when the receiver sends its speed")
+    func carWithReceiverSpeed() {
+        for activity in [ActivityType.automotiveNavigation, .fitness] {
             var feeder = Feeder(LocationConfiguration(activityType: activity))
             for second in 0..<10 { feeder.feed(fix(at: Double(second), north: Double(second) * 30, speed: 30)) }
-            #expect(feeder.policy.statistics.rejected(.impossibleJump) >= expected)
+            #expect(feeder.events.locations.count == 10, "\(activity)")
+            #expect(feeder.policy.statistics.rejected(.impossibleJump) == 0)
         }
     }
 
-    @Test("after three consistent jumps the track re-anchors at the new position")
+    @Test("a car at 30 m/s without the receiver's speed: fitness holds the first fixes, then takes them all")
+    func carWithoutReceiverSpeed() {
+        var feeder = Feeder(LocationConfiguration(activityType: .fitness))
+        for second in 0..<10 { feeder.feed(fix(at: Double(second), north: Double(second) * 30)) }
+        #expect(feeder.events.locations.count == 10)
+        #expect(feeder.policy.statistics.rejected(.impossibleJump) == 0)
+        #expect(feeder.policy.lastLocation.map { north(of: $0.coordinate).rounded() } == 270)
+    }
+
+    @Test("after three consistent jumps from a lone first fix the track re-anchors at the new position, keeping them")
     func reanchorAfterConsistentJumps() {
         var feeder = Feeder()
         feeder.feed(fix(at: 0, north: 2_000))
         for second in 1..<8 { feeder.feed(fix(at: Double(second), north: Double(second))) }
-        #expect(feeder.policy.statistics.rejected(.impossibleJump) == 3)
+        #expect(feeder.policy.statistics.rejected(.impossibleJump) == 0)
         #expect(feeder.policy.statistics.reanchors == 1)
+        #expect(feeder.events.locations.count == 8)
         #expect(feeder.policy.statistics.distanceMeters < 10)
         #expect(feeder.policy.lastLocation.map { north(of: $0.coordinate) < 10 } == true)
     }

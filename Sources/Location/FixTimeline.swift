@@ -8,9 +8,9 @@
 /// 1. **Week rollover.** A time that is a whole number of 1024-week cycles away from what the
 ///    time line (or a synchronised system clock) expects, within the window below, is moved by
 ///    those cycles and used: ``Outcome/corrected`` counts it.
-/// 2. **In line.** A time after the last accepted one and no further ahead of it than the clock
-///    moved since, plus ``forwardSlackSeconds``, is accepted. Without a clock (a log converted
-///    without replaying) the clock's share is ``stepWithoutClockSeconds``. A time up to
+/// 2. **In line.** A time after the last accepted one and no further ahead of it than
+///    ``stepWithoutClockSeconds`` or, when it is more, than the clock moved since, plus
+///    ``forwardSlackSeconds``, is accepted. A time up to
 ///    ``lateRepeatSeconds`` before or equal to the last is a repeat of an earlier epoch
 ///    (``Outcome/repeated``); it is never a point.
 /// 3. **Out of line.** Any other time is held, not used. When a later fix is in line again,
@@ -37,9 +37,9 @@ public struct FixTimeline<Element>: Sendable where Element: Sendable {
     /// Fixes dated up to this many seconds before the last accepted one are late repeats of
     /// earlier epochs (gpsd resends, a receiver's duplicate sentences), not a clock step.
     public static var lateRepeatSeconds: Double { 2 }
-    /// Without a clock, the largest step, seconds, taken as the track going on; a longer gap
-    /// needs confirming like any step. The same as the longest gap a replayed log's clock
-    /// crosses at once.
+    /// The largest step, seconds, taken as the track going on whatever the clock did; a longer
+    /// gap than this and than the clock moved needs confirming like any step. The same as the
+    /// longest gap a replayed log's clock crosses at once.
     public static var stepWithoutClockSeconds: Double { 60 }
     /// How many fixes in line with each other confirm a clock step.
     public static var confirmationFixes: Int { 3 }
@@ -144,6 +144,18 @@ public struct FixTimeline<Element>: Sendable where Element: Sendable {
         return outcome
     }
 
+    /// The input ended: fixes still held are taken as a step (nothing is lost at the end of a
+    /// log whose last fixes came after a gap), and the time line starts afresh.
+    public mutating func finish() -> Outcome {
+        var outcome = Outcome()
+        guard let first = held.first else { return outcome }
+        outcome.step = Step(fromSeconds: anchor?.seconds, toSeconds: first.seconds)
+        let rest = held
+        held = []
+        for entry in rest { accept(entry, into: &outcome) }
+        return outcome
+    }
+
     private mutating func accept(_ entry: Entry, into outcome: inout Outcome) {
         anchor = (entry.seconds, entry.clock)
         outcome.ready.append((entry.element, entry.seconds))
@@ -151,12 +163,15 @@ public struct FixTimeline<Element>: Sendable where Element: Sendable {
     }
 
     /// Whether a time `seconds` arriving at `clock` goes on from `previous`: later, and no
-    /// further ahead than the clock moved plus the slack.
+    /// further ahead than ``stepWithoutClockSeconds`` or, when longer, than the clock moved
+    /// (a receiver that was out of reach for an hour), plus the slack. Steps up to a minute
+    /// pass whatever the clock did, so that a receiver read faster than real time (a burst
+    /// after a stall, a log fed into a tty) goes on.
     private static func follows(_ seconds: Double, clock: Double?, after previous: (seconds: Double, clock: Double?)) -> Bool {
         guard seconds > previous.seconds else { return false }
-        let moved: Double =
-            if let clock, let then = previous.clock { max(0, clock - then) } else { stepWithoutClockSeconds }
-        return seconds - previous.seconds <= moved + forwardSlackSeconds
+        var allowed = stepWithoutClockSeconds
+        if let clock, let then = previous.clock { allowed = max(allowed, clock - then) }
+        return seconds - previous.seconds <= allowed + forwardSlackSeconds
     }
 
     /// The time moved by whole week cycles when that puts it where the system clock or the
@@ -166,8 +181,8 @@ public struct FixTimeline<Element>: Sendable where Element: Sendable {
         if let systemTime {
             expected = (systemTime, Self.systemClockToleranceSeconds)
         } else if let anchor {
-            let moved: Double =
-                if let clock, let then = anchor.clock { max(0, clock - then) } else { Self.stepWithoutClockSeconds }
+            var moved = Self.stepWithoutClockSeconds
+            if let clock, let then = anchor.clock { moved = max(moved, clock - then) }
             expected = (anchor.seconds + moved / 2, moved / 2 + Self.forwardSlackSeconds + Self.lateRepeatSeconds)
         } else {
             return nil

@@ -76,8 +76,10 @@ public actor LocationManager: Service {
         send(policy.sourceLost(now: now))
     }
 
-    /// No more fixes will come: ends ``events`` after what was sent so far.
+    /// No more fixes will come: sends what the policy still held (see
+    /// ``LocationPolicy/finish(now:)``), then ends ``events``.
     public func finish() {
+        send(policy.finish(now: elapsed()))
         continuation.finish()
     }
 

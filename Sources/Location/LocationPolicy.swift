@@ -157,11 +157,26 @@ public struct LocationPolicy: Sendable {
             return events
         }
         let outcome = timeline.take(Arrival(fix: fix, now: now), seconds: seconds, clock: now, systemTime: systemTime)
-        for dropped in outcome.dropped { reject(dropped.fix, .timeOutlier, &events) }
         if outcome.repeated {
             reject(fix, .notNewer, &events)
             return events
         }
+        take(outcome, now: now, &events)
+        return events
+    }
+
+    /// The input ended (the end of a log): fixes whose time was still held are taken, after a
+    /// time step, since nothing came to contradict them; positions still held are dropped.
+    public mutating func finish(now nowDuration: Duration) -> [LocationEvent] {
+        var events: [LocationEvent] = []
+        take(timeline.finish(), now: nowDuration.seconds, &events)
+        dropHeldPositions(&events)
+        return events
+    }
+
+    /// Acts on what the time line decided.
+    private mutating func take(_ outcome: FixTimeline<Arrival>.Outcome, now: Double, _ events: inout [LocationEvent]) {
+        for dropped in outcome.dropped { reject(dropped.fix, .timeOutlier, &events) }
         if let step = outcome.step { takeTimeStep(step, &events) }
         statistics.timeCorrections += outcome.corrected
         for (arrival, seconds) in outcome.ready {
@@ -173,7 +188,6 @@ public struct LocationPolicy: Sendable {
             }
             processInLine(fix, seconds: seconds, arrivedAt: arrival.now, now: now, &events)
         }
-        return events
     }
 
     /// The steps after the time line, for a fix whose time is in line with the track.

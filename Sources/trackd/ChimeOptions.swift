@@ -15,13 +15,13 @@ struct ChimeOptions: ParsableArguments {
     @Flag(help: "Play no chimes.")
     var noChime = false
 
-    @Option(help: ArgumentHelp("The least time between two update chimes, in seconds.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The least time between two update chimes, in seconds.", valueName: "seconds"))
     var chimeEvery: Double = 5
 
     @Option(help: ArgumentHelp("The ALSA device to play chimes on (`aplay -L` lists them).", valueName: "name"))
     var alsaDevice: String = "default"
 
-    @Option(help: ArgumentHelp("The chimes' volume, 0 to 100.", valueName: "percent"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The chimes' volume, 0 to 100.", valueName: "percent"))
     var volume: String = String(ChimeVolume.default.percent)
 
     func validate() throws {

@@ -8,8 +8,8 @@ import NMEA
 /// Every fix with a position becomes a point, but for the receiver's bad times: a fix whose
 /// date is out of line with the track is held by the same ``FixTimeline`` as the location
 /// manager's (with no clock: steps up to 60 s go on), dropped when the next fixes go on from the
-/// track, and written when they confirm a step of the receiver's clock, which starts a new
-/// segment; a date 1024 weeks off is corrected. A fix without a position ends the segment,
+/// track, and written when they confirm a step of the receiver's clock (a step back starts a
+/// new segment); a date 1024 weeks off is corrected. A fix without a position ends the segment,
 /// and so does the start of each new input. The writer is created at the first point, so the
 /// GPX metadata carries the time of the first fix.
 struct Conversion {
@@ -31,7 +31,10 @@ struct Conversion {
     }
 
     /// Starts a new input: its first point opens a new segment.
-    mutating func beginInput() {
+    mutating func beginInput() throws(CLIError) {
+        // Each input is a time line of its own: what the last one still held is written.
+        try take(timeline.finish())
+        timeline = FixTimeline()
         segmentEnded = true
     }
 
@@ -43,6 +46,8 @@ struct Conversion {
     /// Closes the document. Returns the `<bounds>` element and where to write it over the
     /// room reserved for it, when the output is seekable and the track has points.
     mutating func finish() throws(CLIError) -> (offset: Int, bytes: [UInt8])? {
+        // Fixes held for their time at the end of the input: nothing came to contradict them.
+        try take(timeline.finish())
         if writer == nil { try makeWriter(firstFix: nil) }
         try run { w throws(any Error) in try w.finish() }
         summary.segments = writer?.segmentsWritten ?? 0
@@ -60,15 +65,21 @@ struct Conversion {
             return
         }
         let outcome = timeline.take(fix, seconds: seconds, clock: nil)
-        summary.timeOutliers += outcome.dropped.count
-        summary.timeCorrections += outcome.corrected
         if outcome.repeated {
             try write(fix)
             return
         }
-        if outcome.step != nil {
+        try take(outcome)
+    }
+
+    /// Writes what the time line decided.
+    private mutating func take(_ outcome: FixTimeline<Fix>.Outcome) throws(CLIError) {
+        summary.timeOutliers += outcome.dropped.count
+        summary.timeCorrections += outcome.corrected
+        if let step = outcome.step {
             summary.timeSteps += 1
-            segmentEnded = true
+            // Back in time, a new segment; forward, a gap the writer bridges as before.
+            if let from = step.fromSeconds, step.toSeconds < from { segmentEnded = true }
         }
         for (fix, corrected) in outcome.ready {
             var fix = fix
@@ -125,7 +136,7 @@ struct ConversionSummary {
     var last: FixTime?
     /// Fixes dropped because their time was out of line with the track.
     var timeOutliers = 0
-    /// Confirmed steps of the receiver's clock.
+    /// Confirmed steps of the fix times: a gap of over a minute, or the receiver's clock moved.
     var timeSteps = 0
     /// Fix times moved by a whole GPS week cycle.
     var timeCorrections = 0
@@ -137,10 +148,12 @@ struct ConversionSummary {
         for (reason, n) in s.rejected { rejected[reason, default: 0] += n }
     }
 
+    /// Widens the span to `time`: the earliest and the latest dated point, so that a track
+    /// whose times step back (a receiver's clock re-sync) never shows a negative span.
     mutating func extendSpan(_ time: FixTime?) {
-        guard let time, time.date != nil else { return }
-        if first == nil { first = time }
-        last = time
+        guard let time, let t = time.microsecondsSinceEpoch else { return }
+        if first.flatMap(\.microsecondsSinceEpoch).map({ t < $0 }) ?? true { first = time }
+        if last.flatMap(\.microsecondsSinceEpoch).map({ t > $0 }) ?? true { last = time }
     }
 
     var rejectedTotal: Int { rejected.values.reduce(0, +) }
@@ -151,7 +164,10 @@ struct ConversionSummary {
         if rejectedTotal > 0 {
             s += " (" + rejected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ") + ")"
         }
-        s += ", \(fixes) fixes, \(points) points in \(segments) segment\(segments == 1 ? "" : "s")"
+        s += ", \(fixes) fixes, \(points) point\(points == 1 ? "" : "s") in \(segments) segment\(segments == 1 ? "" : "s")"
+        if timeOutliers > 0 { s += ", \(timeOutliers) dropped for a bad time" }
+        if timeSteps > 0 { s += ", \(timeSteps) jump\(timeSteps == 1 ? "" : "s") in time" }
+        if timeCorrections > 0 { s += ", \(timeCorrections) dated 1024 weeks off and corrected" }
         if let first, let last {
             s += ", \(first) to \(last)"
             if let a = first.microsecondsSinceEpoch, let b = last.microsecondsSinceEpoch {
@@ -174,6 +190,9 @@ struct ConversionSummary {
             "\"fixes\":\(fixes)",
             "\"points\":\(points)",
             "\"segments\":\(segments)",
+            "\"time_outliers\":\(timeOutliers)",
+            "\"time_steps\":\(timeSteps)",
+            "\"time_corrections\":\(timeCorrections)",
         ]
         fields.append("\"start\":" + (first.map { "\"\($0)\"" } ?? "null"))
         fields.append("\"end\":" + (last.map { "\"\($0)\"" } ?? "null"))

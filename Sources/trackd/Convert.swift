@@ -77,7 +77,7 @@ struct Convert: ParsableCommand {
             for item in batch {
                 switch item {
                 case .fix(let fix): try conversion.take(fix)
-                case .newInput: conversion.beginInput()
+                case .newInput: try conversion.beginInput()
                 }
             }
         }

@@ -92,7 +92,7 @@ struct Export: ParsableCommand {
         let written = conversion.summary
         var line = "trackd: exported \(TrackDescription.label(summary))"
         line += raw ? " (every fix received)" : ""
-        line += ": \(written.points) points in \(written.segments) segment\(written.segments == 1 ? "" : "s")"
+        line += ": \(written.points) point\(written.points == 1 ? "" : "s") in \(written.segments) segment\(written.segments == 1 ? "" : "s")"
         if summary.state == .recording { line += " (still recording)" }
         if !out.isStandardOutput { line += " -> \(out.path)" }
         writeStandardError(line + "\n")

@@ -13,7 +13,10 @@ struct LocationOptions: ParsableArguments {
     @Option(help: "The activity: other, automotive-navigation, fitness, other-navigation or airborne.")
     var activity: ActivityType = .fitness
 
-    @Option(help: ArgumentHelp("Metres to move before the next point, or 'none' (default: the tier's).", valueName: "metres|none"))
+    // Unconditional: a negative number is a (wrong) value to report, not an option.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Metres to move before the next point, or 'none' (default: the tier's).", valueName: "metres|none"))
     var distanceFilter: String?
 
     func validate() throws {

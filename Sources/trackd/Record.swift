@@ -65,6 +65,7 @@ struct Record: AsyncParsableCommand {
     @OptionGroup var storeLocation: StoreLocation
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "How fast to replay a log or simulation: 1 for real time, a number for that many times faster, or 'max'.",
             discussion: "The default is max for a log and 1 for the simulator.",
@@ -433,7 +434,7 @@ enum TrackDescription {
     }
 
     static func totals(_ track: TrackSummary) -> String {
-        "\(track.points) points in \(track.segments) segment\(track.segments == 1 ? "" : "s"), "
+        "\(track.points) point\(track.points == 1 ? "" : "s") in \(track.segments) segment\(track.segments == 1 ? "" : "s"), "
             + "\(kilometres(track.distanceMeters)) km, \(duration(seconds: Int64(track.durationSeconds)))"
     }
 

@@ -13,7 +13,10 @@ struct RecordLocationOptions: ParsableArguments {
     @Option(help: "The activity: other, automotive-navigation, fitness, other-navigation or airborne (default: fitness).")
     var activity: ActivityType?
 
-    @Option(help: ArgumentHelp("Metres to move before the next point, or 'none' (default: the tier's).", valueName: "metres|none"))
+    // Unconditional here and below: a negative number is a (wrong) value to report, not an option.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Metres to move before the next point, or 'none' (default: the tier's).", valueName: "metres|none"))
     var distanceFilter: String?
 }
 
@@ -30,12 +33,16 @@ struct RecordChimeOptions: ParsableArguments {
     @Flag(help: "Play no chimes.")
     var noChime = false
 
-    @Option(help: ArgumentHelp("The least time between two update chimes, in seconds (default: 5).", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The least time between two update chimes, in seconds (default: 5).", valueName: "seconds"))
     var chimeEvery: Double?
 
     @Option(help: ArgumentHelp("The ALSA device to play chimes on (`aplay -L` lists them; default: default).", valueName: "name"))
     var alsaDevice: String?
 
-    @Option(help: ArgumentHelp("The chimes' volume, 0 to 100 (default: \(ChimeVolume.default.percent)).", valueName: "percent"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The chimes' volume, 0 to 100 (default: \(ChimeVolume.default.percent)).", valueName: "percent"))
     var volume: String?
 }

@@ -82,7 +82,7 @@ final class RecordPipeline<Source: FixSource>: Service {
         case .connected(let what):
             logger.info("reading \(what)")
         case .lost(let why):
-            logger.warning("the source was lost: \(why); waiting for it to come back")
+            logger.warning("the source was lost: \(why)")
             chimes?.play(.fixLost)
             await manager.sourceLost()
         case .resumed(let what):

@@ -45,13 +45,24 @@ struct RecordSettings: Equatable, Sendable {
     func locationConfiguration() throws -> LocationConfiguration {
         var arguments = ["--accuracy", accuracy.rawValue, "--activity", activity.rawValue]
         if let distanceFilter { arguments += ["--distance-filter", distanceFilter] }
-        return try LocationOptions.parse(arguments).configuration
+        do {
+            return try LocationOptions.parse(arguments).configuration
+        } catch {
+            // The option's own sentence, not the parser's wrapper around it.
+            throw ValidationError(LocationOptions.message(for: error))
+        }
     }
 
     /// The chime player, as ``ChimeOptions`` makes it; nil for no chimes.
     func chimePlayer(logger: Logger) throws -> ChimePlayer? {
         var arguments = ["--chime-every", String(chimeEvery), "--alsa-device", alsaDevice, "--volume", volume]
         arguments += chimes == "none" ? ["--no-chime"] : ["--chime", chimes]
-        return try ChimeOptions.parse(arguments).makePlayer(logger: logger)
+        let options: ChimeOptions
+        do {
+            options = try ChimeOptions.parse(arguments)
+        } catch {
+            throw ValidationError(ChimeOptions.message(for: error))
+        }
+        return try options.makePlayer(logger: logger)
     }
 }

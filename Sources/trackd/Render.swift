@@ -104,7 +104,7 @@ struct Render: ParsableCommand {
             line += ", gain \(decimal(gain, digits: 0)) m, loss \(decimal(loss, digits: 0)) m"
         }
         if let top = totals.maxSpeedMetersPerSecond { line += ", max \(decimal(top * 3.6, digits: 1)) km/h" }
-        line += ", \(totals.points) points in \(totals.segments) segment\(totals.segments == 1 ? "" : "s")"
+        line += ", \(totals.points) point\(totals.points == 1 ? "" : "s") in \(totals.segments) segment\(totals.segments == 1 ? "" : "s")"
         if let basemap {
             line += ", \(basemap.tiles.count) of \(picture.tilesNeeded.count) tiles"
             if let summary = tileSource?.summary { line += " (\(summary))" }

@@ -65,6 +65,9 @@ struct Replay: ParsableCommand {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
             defer { buffer.deallocate() }
             _ = try input.parseAll(with: &parser, buffer: buffer, shouldStop: { failure != nil }, onFix: take)
+            for point in replay.finish() where failure == nil {
+                do throws(CLIError) { try conversion?.take(point) } catch { failure = error }
+            }
             if let failure { throw failure }
             if var c = conversion {
                 if let bounds = try c.finish() { try out?.write(bounds.bytes, at: bounds.offset) }
@@ -126,6 +129,13 @@ struct ReplayRun {
         return out
     }
 
+    /// The end of the log: what the manager still held.
+    mutating func finish() -> [Fix] {
+        var out: [Fix] = []
+        collect(policy.finish(now: now), into: &out)
+        return out
+    }
+
     private mutating func collect(_ events: [LocationEvent], into out: inout [Fix]) {
         for event in events {
             switch event {
@@ -163,7 +173,7 @@ struct ReplaySummary {
     /// `7200 fixes, 1893 points, 2.53 km, moving 31m40s of 35m00s, 1.33 m/s average, 2.10 m/s max, 3 signal changes, 12 rejected (...)`
     var line: String {
         let s = statistics
-        var text = "\(fixes) fixes, \(points) points, \(kilometres(s.distanceMeters)) km"
+        var text = "\(fixes) fixes, \(points) point\(points == 1 ? "" : "s"), \(kilometres(s.distanceMeters)) km"
         text += ", moving \(duration(seconds: Int64(s.movingTimeSeconds))) of \(duration(seconds: Int64(s.elapsedTimeSeconds)))"
         text += ", \(decimal(averageSpeed)) m/s average, \(decimal(s.maxSpeedMetersPerSecond)) m/s max"
         text += ", \(s.signalChanges) signal change\(s.signalChanges == 1 ? "" : "s"), \(s.rejectedTotal) rejected"
@@ -172,6 +182,8 @@ struct ReplaySummary {
                 s.rejected(r) > 0 ? "\(s.rejected(r)) \(r.rawValue)" : nil
             }.joined(separator: ", ") + ")"
         }
+        if s.timeSteps > 0 { text += ", \(s.timeSteps) jump\(s.timeSteps == 1 ? "" : "s") in time" }
+        if s.timeCorrections > 0 { text += ", \(s.timeCorrections) dated 1024 weeks off and corrected" }
         return text
     }
 
@@ -189,6 +201,10 @@ struct ReplaySummary {
             "\"signal_changes\":\(s.signalChanges)",
             "\"rejected\":{" + reasons + "}",
             "\"rejected_total\":\(s.rejectedTotal)",
+            "\"time_steps\":\(s.timeSteps)",
+            "\"time_corrections\":\(s.timeCorrections)",
+            "\"reanchors\":\(s.reanchors)",
+            "\"confirmed_moves\":\(s.confirmedMoves)",
         ].joined(separator: ",") + "}"
     }
 }

@@ -40,8 +40,11 @@ struct RecordLiveTests {
             feed(first, epochs: 10)
             return (Support.rowCount(store, "point", track: 1) ?? 0) >= 100
         }, "\(recorder.stderr)")
+        // Epochs written before trackd opened the tty are not all read (a slow start on a
+        // loaded machine): count from what it has read so far.
+        let readBefore = Support.rowCount(store, "raw_fix", track: 1) ?? 0
         feed(first, epochs: 20)
-        #expect(Support.waitUntil(atMost: 10) { (Support.rowCount(store, "raw_fix", track: 1) ?? 0) >= next - 2 })
+        #expect(Support.waitUntil(atMost: 10) { (Support.rowCount(store, "raw_fix", track: 1) ?? 0) >= readBefore + 18 })
         let beforeUnplug = Support.rowCount(store, "point", track: 1) ?? 0
 
         // Unplug: the device goes away, and so does its link.

@@ -169,9 +169,12 @@ struct Record: AsyncParsableCommand {
 
         let (path, isDefault) = settings.store.map { ($0, false) } ?? storeLocation.resolved
         if isDefault { createParentDirectories(of: path) }
-        let (store, recovered) = try TrackStore.openForRecording(at: path, options: Record.storeOptions())
-        for track in recovered {
+        let (store, recovery) = try TrackStore.openForRecording(at: path, options: Record.storeOptions())
+        for track in recovery.recovered {
             writeStandardError("trackd: \(TrackDescription.recovered(track)) in \(path)\n")
+        }
+        for track in recovery.removedEmpty {
+            writeStandardError("trackd: \(TrackDescription.removedEmpty(track)) in \(path)\n")
         }
 
         switch resolved {
@@ -417,6 +420,10 @@ enum TrackDescription {
 
     static func recorded(_ track: TrackSummary) -> String {
         "recorded \(label(track)): \(totals(track)) (\(track.rawFixes) fixes received)"
+    }
+
+    static func removedEmpty(_ track: TrackSummary) -> String {
+        "\(label(track)) was interrupted before anything was committed (the recorder was killed or lost power before its first fix); removed it, as it held no point and no fix"
     }
 
     static func recovered(_ track: TrackSummary) -> String {

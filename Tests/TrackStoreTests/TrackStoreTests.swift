@@ -9,8 +9,8 @@ struct TrackStoreTests {
     @Test("a new store is created in WAL mode, and the recorder's connection syncs every commit (synchronous FULL)")
     func durabilitySettings() throws {
         let dir = try StoreDirectory()
-        let (store, recovered) = try TrackStore.openForRecording(at: dir.storePath)
-        #expect(recovered.isEmpty)
+        let (store, recovery) = try TrackStore.openForRecording(at: dir.storePath)
+        #expect(recovery == TrackStore.Recovery())
         #expect(try store.writerPragma("journal_mode") == "wal")
         #expect(try store.writerPragma("synchronous") == "2")
         #expect(try store.writerPragma("page_size") == "1024")
@@ -57,7 +57,9 @@ struct TrackStoreTests {
             try commitPoints(store, track: id, count: 25)
             // The recorder dies here: the track is never closed.
         }
-        let (store, recovered) = try TrackStore.openForRecording(at: dir.storePath)
+        let (store, recovery) = try TrackStore.openForRecording(at: dir.storePath)
+        let recovered = recovery.recovered
+        #expect(recovery.removedEmpty.isEmpty)
         #expect(recovered.map(\.id) == [id])
         #expect(recovered.first?.state == .recovered)
         #expect(recovered.first?.points == 25)
@@ -85,7 +87,7 @@ struct TrackStoreTests {
         let running = try store.beginTrack(name: "a", settings: settings, createdAtMicroseconds: 1, version: "t")
         try commitPoints(store, track: running, count: 3)
         let writer = try TrackStore.open(at: dir.storePath, access: .write)
-        #expect(throws: StoreError.trackIsRecording(id: running, path: dir.storePath)) { try writer.delete(track: running) }
+        #expect(throws: StoreError.trackIsRecording(id: running, path: dir.storePath, holder: "pid \(getpid())")) { try writer.delete(track: running) }
         try store.closeTrack(running, as: .finished)
         try writer.delete(track: running)
         #expect(throws: StoreError.noSuchTrack(id: running, path: dir.storePath)) { try writer.track(.id(running)) }

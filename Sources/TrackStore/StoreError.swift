@@ -22,6 +22,11 @@ public enum StoreError: Error, Hashable, CustomStringConvertible {
     case notEnoughSpace(path: String, availableBytes: Int64, neededBytes: Int64)
     /// Another recorder holds the store.
     case inUse(path: String, holder: String)
+    /// The store file has `links` names (hard links). SQLite keeps the WAL beside the name
+    /// a store is opened by, so commits made through one name are invisible through another,
+    /// and writing through two names can mix their WALs. `recorder` (`pid N`) is recording
+    /// through another name, when one is.
+    case hardLinked(path: String, links: Int, recorder: String?)
     /// No track has that id.
     case noSuchTrack(id: Int64, path: String)
     /// The store holds no track yet.
@@ -51,6 +56,10 @@ public enum StoreError: Error, Hashable, CustomStringConvertible {
             "the disk holding \(path) is full; \(pending) points and fixes could not be written (everything committed before is intact); free some space"
         case .inUse(let path, let holder):
             "another trackd is recording into \(path) (\(holder)); stop it first (systemctl stop trackd, or Ctrl-C in its terminal), or give --store another file"
+        case .hardLinked(let path, let links, let recorder?):
+            "another trackd (\(recorder)) is recording into the track store \(path) through another of its \(links) names (hard links), and its newest commits cannot be seen through this one, so nothing is changed; stop the recorder first (systemctl stop trackd, or Ctrl-C in its terminal); then keep one name (remove the other links, or use a symbolic link instead)"
+        case .hardLinked(let path, let links, nil):
+            "the track store \(path) has \(links) names (hard links); SQLite keeps the store's WAL beside the name it is opened by, so writing through two names can lose or mix commits, and trackd writes only to a store with one name; remove the other links (or use a symbolic link instead), then try again"
         case .noSuchTrack(let id, let path):
             "there is no track \(id) in \(path); `trackd tracks` lists the tracks there"
         case .noTracks(let path):

@@ -31,11 +31,16 @@ public enum ReadingNote: Sendable, Hashable, CustomStringConvertible {
     case lowSpace(path: String, availableBytes: Int64, neededBytes: Int64, neededForRecording: Int64)
     /// The WAL holds commits that cannot be read; what is shown is the store file alone.
     case walUnreadable(path: String, reason: String)
+    /// The store file has other names (hard links): commits made through another name are
+    /// in that name's WAL, and show here only once checkpointed into the file.
+    case hardLinked(path: String, links: Int)
 
     public var description: String {
         switch self {
         case .lowSpace(let path, let available, let needed, let recording):
             "the disk holding the track store \(path) is full (\(formatBytes(available)) free; SQLite's shared memory for it needs \(formatBytes(needed))): reading it without shared memory, which shows everything committed; free at least \(formatBytes(recording)) there before recording again"
+        case .hardLinked(let path, let links):
+            "the track store \(path) has \(links) names (hard links); what a recorder commits through another name shows here only once it is checkpointed into the file; read and record through one name (a symbolic link is fine)"
         case .walUnreadable(let path, let reason):
             "the newest commits of the track store \(path) are in \(path)-wal, which cannot be read (\(reason)); showing what was checkpointed into the store file; read it as the user that records, or give this user write permission on \(parentDirectory(of: path))"
         }
@@ -63,7 +68,12 @@ final class StoreReader: Sendable {
         self.path = path
         self.options = options
         self.migrated = migrated
-        state = Mutex(try Self.connect(path: path, options: options, migrated: migrated))
+        var connection = try Self.connect(path: path, options: options, migrated: migrated)
+        var info = stat()
+        if connection.note == nil, stat(path, &info) == 0, info.st_nlink > 1 {
+            connection.note = .hardLinked(path: path, links: Int(info.st_nlink))
+        }
+        state = Mutex(connection)
     }
 
     var mode: ReadingMode { state.withLock { $0.mode } }

@@ -35,6 +35,12 @@ import Darwin
 /// disk, mapping the `-shm` file can kill the process with SIGBUS (``StoreSpace``). Readers
 /// then read without shared memory (``ReadingMode``), as they do when they cannot create the
 /// `-wal` and `-shm` files beside the store; they still see every commit.
+///
+/// ## One name
+/// SQLite names the WAL after the path a store is opened by. A symbolic link is resolved to
+/// the store's own path, but a hard link is a second name with a WAL of its own: writers
+/// refuse a store file with more than one name (``StoreError/hardLinked(path:links:recorder:)``),
+/// and the recorder lock is taken on the file, whatever its name (``StoreLock``).
 public final class TrackStore: Sendable {
     /// The store's path as given.
     public let path: String
@@ -101,6 +107,7 @@ public final class TrackStore: Sendable {
         case .acquired(let acquired): lock = acquired
         case .held(let holder): throw .inUse(path: path, holder: holder)
         }
+        if let links = linkCount(path), links > 1 { throw .hardLinked(path: path, links: links, recorder: nil) }
         if exists {
             // Refuse another program's or a damaged database before anything writes to it.
             let reader = try StoreReader(path: path, options: options, migrated: false)
@@ -130,6 +137,7 @@ public final class TrackStore: Sendable {
             case .acquired(let acquired): lock = acquired
             case .held(let by): holder = by
             }
+            if let links = linkCount(path), links > 1 { throw .hardLinked(path: path, links: links, recorder: holder) }
             try StoreReader(path: path, options: options, migrated: true).close()
             let store = TrackStore(
                 path: path, connection: .writer(try openPool(path, options: options)), lock: lock, recorder: holder)
@@ -440,6 +448,12 @@ extension StoreError {
         default: self = .failed(path: path, reason: message)
         }
     }
+}
+
+/// The number of names (hard links) of the file at `path`; nil when it cannot be read.
+private func linkCount(_ path: String) -> Int? {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_nlink) : nil
 }
 
 /// Whether a file exists at `path` and is not empty.

@@ -174,7 +174,7 @@ struct Record: AsyncParsableCommand {
             writeStandardError("trackd: \(TrackDescription.recovered(track)) in \(path)\n")
         }
         for track in recovery.removedEmpty {
-            writeStandardError("trackd: \(TrackDescription.removedEmpty(track)) in \(path)\n")
+            writeStandardError("trackd: \(TrackDescription.removedEmpty(track, in: path))\n")
         }
 
         switch resolved {
@@ -422,8 +422,8 @@ enum TrackDescription {
         "recorded \(label(track)): \(totals(track)) (\(track.rawFixes) fixes received)"
     }
 
-    static func removedEmpty(_ track: TrackSummary) -> String {
-        "\(label(track)) was interrupted before anything was committed (the recorder was killed or lost power before its first fix); removed it, as it held no point and no fix"
+    static func removedEmpty(_ track: TrackSummary, in path: String) -> String {
+        "\(label(track)) in \(path) was interrupted before its first commit (the recorder was killed or lost power); it held no point and no fix, so it was removed"
     }
 
     static func recovered(_ track: TrackSummary) -> String {

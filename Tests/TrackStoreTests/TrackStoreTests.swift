@@ -70,6 +70,37 @@ struct TrackStoreTests {
         _ = store
     }
 
+    @Test("a track left recording with nothing committed (no point, no fix) is removed by the next recorder, not recovered")
+    func emptyInterruptedTrack() throws {
+        let dir = try StoreDirectory()
+        var kept: Int64 = 0
+        var empty: Int64 = 0
+        do {
+            let (store, _) = try TrackStore.openForRecording(at: dir.storePath)
+            kept = try store.beginTrack(name: "kept", settings: settings, createdAtMicroseconds: 1, version: "test")
+            try commitPoints(store, track: kept, count: 3)
+            empty = try store.beginTrack(name: "empty", settings: settings, createdAtMicroseconds: 2, version: "test")
+            // The recorder dies here, before the second track's first commit.
+        }
+        let (store, recovery) = try TrackStore.openForRecording(at: dir.storePath)
+        #expect(recovery.recovered.map(\.id) == [kept])
+        #expect(recovery.removedEmpty.map(\.id) == [empty])
+        #expect(recovery.removedEmpty.first?.name == "empty")
+        #expect(try store.tracks().map(\.id) == [kept])
+    }
+
+    @Test("the recorder lock belongs to the store file: a recorder through a symbolic link to it is refused")
+    func lockThroughSymbolicLink() throws {
+        let dir = try StoreDirectory()
+        let (first, _) = try TrackStore.openForRecording(at: dir.storePath)
+        let link = dir.url.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir.storePath)
+        #expect(throws: StoreError.inUse(path: link, holder: "pid \(getpid())")) {
+            _ = try TrackStore.openForRecording(at: link)
+        }
+        _ = first
+    }
+
     @Test("a second recorder on the same store is refused, naming the store and the first recorder")
     func secondRecorder() throws {
         let dir = try StoreDirectory()

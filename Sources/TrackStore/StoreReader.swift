@@ -18,7 +18,9 @@ public enum ReadingMode: Sendable, Hashable {
     /// `unix-none` VFS in exclusive locking mode, which takes no lock and creates, maps and
     /// writes no file). Used when the disk is too full for the `-shm` file, or when this user
     /// cannot create it. Each read sees what was committed when the connection opened; it is
-    /// opened again when the store's files change.
+    /// opened again when the store's files change. It takes no lock, which is safe because
+    /// no recorder writes meanwhile: a running recorder keeps its `-shm` allocated (so
+    /// readers use ``shared``) and cannot commit on a full disk.
     case privateIndex
     /// The store file alone (`immutable=1`): when the WAL is empty or absent (everything
     /// committed is in the file), or cannot be read.

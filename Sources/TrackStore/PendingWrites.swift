@@ -64,18 +64,23 @@ extension TrackStore {
     }
 
     /// Closes every track left in the `recording` state at its last committed point and marks
-    /// it recovered. The caller holds the lock, so no recorder is writing them.
-    func recoverInterruptedTracks() throws(StoreError) -> [TrackSummary] {
+    /// it recovered; removes those with nothing committed (no point, no fix: the recorder
+    /// died before its first commit). The caller holds the lock, so no recorder is writing
+    /// them. Unless `checked` (the caller ran it), `PRAGMA quick_check` runs first when there
+    /// is anything to recover.
+    func recoverInterruptedTracks(checked: Bool) throws(StoreError) -> Recovery {
         let interrupted = try read { db in
             try TrackRecord.filter(Column("state") == TrackState.recording.rawValue).fetchAll(db)
         }
-        guard !interrupted.isEmpty else { return [] }
-        let findings = try integrityCheck()
-        guard findings == ["ok"] else {
-            throw .damaged(path: path, detail: findings.prefix(3).joined(separator: "; "))
+        guard !interrupted.isEmpty else { return Recovery() }
+        if !checked {
+            let findings = try quickCheck()
+            guard findings == ["ok"] else {
+                throw .damaged(path: path, detail: "PRAGMA quick_check: " + findings.prefix(3).joined(separator: "; "))
+            }
         }
         return try write { db in
-            var recovered: [TrackSummary] = []
+            var recovery = Recovery()
             for var track in interrupted {
                 guard let id = track.id else { continue }
                 // The counters are committed with the rows; recount anyway, from the rows.
@@ -84,13 +89,19 @@ extension TrackStore {
                 track.points = try PointRecord.filter(rows.contains(Column("id"))).fetchCount(db)
                 track.segments = try SegmentRecord.filter(Column("track_id") == id).fetchCount(db)
                 track.rawFixes = try RawFixRecord.filter(rows.contains(Column("id"))).fetchCount(db)
+                if track.points == 0 && track.rawFixes == 0 {
+                    // Its events and segments (there are none without a fix) go with it.
+                    _ = try TrackRecord.deleteOne(db, key: id)
+                    recovery.removedEmpty.append(track.summary)
+                    continue
+                }
                 track.startUs = try Int64.fetchOne(db, sql: "SELECT MIN(time_us) FROM point WHERE id BETWEEN ? AND ?", arguments: range)
                 track.endUs = try Int64.fetchOne(db, sql: "SELECT MAX(time_us) FROM point WHERE id BETWEEN ? AND ?", arguments: range)
                 track.state = TrackState.recovered.rawValue
                 try track.update(db)
-                recovered.append(track.summary)
+                recovery.recovered.append(track.summary)
             }
-            return recovered
+            return recovery
         }
     }
 }

@@ -12,9 +12,10 @@ import Darwin
 /// The crash-safe store of tracks: one SQLite file in WAL mode.
 ///
 /// A recorder opens it with ``openForRecording(at:options:)``, which takes the store's lock
-/// (one recorder per store), migrates the schema and closes tracks that an earlier recorder
-/// left open ([recovery](#recovery)). Readers (`trackd tracks`, `trackd export`) open it with
-/// ``open(at:access:)`` and see a consistent snapshot, even while a recorder writes.
+/// (one recorder per store), checks the store (`PRAGMA quick_check`), migrates the schema and
+/// closes tracks that an earlier recorder left open ([recovery](#recovery)). Readers
+/// (`trackd tracks`, `trackd export`, `trackd serve`) open it with ``open(at:access:options:)``
+/// and see a consistent snapshot, even while a recorder writes.
 ///
 /// ## Durability
 /// The recorder commits in short transactions at least once a second (``TrackRecorder``),
@@ -25,45 +26,97 @@ import Darwin
 /// ## Recovery
 /// A track still in the `recording` state when a recorder opens the store was left by a kill
 /// or a power cut (the lock proves that no recorder is writing it). It is closed at its last
-/// committed point and marked ``TrackState/recovered``, after `PRAGMA integrity_check`.
+/// committed point and marked ``TrackState/recovered``; one with nothing committed (no point,
+/// no fix: the recorder died before its first commit) is removed.
+///
+/// ## A full disk, a store this user cannot write
+/// Writers refuse to open without the free space SQLite's shared memory and the first
+/// commits need (``StoreError/notEnoughSpace(path:availableBytes:neededBytes:)``): on a full
+/// disk, mapping the `-shm` file can kill the process with SIGBUS (``StoreSpace``). Readers
+/// then read without shared memory (``ReadingMode``), as they do when they cannot create the
+/// `-wal` and `-shm` files beside the store; they still see every commit.
+///
+/// ## One name
+/// SQLite names the WAL after the path a store is opened by. A symbolic link is resolved to
+/// the store's own path, but a hard link is a second name with a WAL of its own: writers
+/// refuse a store file with more than one name (``StoreError/hardLinked(path:links:recorder:)``),
+/// and the recorder lock is taken on the file, whatever its name (``StoreLock``).
 public final class TrackStore: Sendable {
     /// The store's path as given.
     public let path: String
-    let database: any DatabaseWriter
+    private let connection: Connection
     private let lock: StoreLock?
+    /// The recorder holding the lock (`pid N`) when this writer found one running.
+    private let recorder: String?
 
-    private init(path: String, database: any DatabaseWriter, lock: StoreLock?) {
+    private enum Connection: Sendable {
+        case writer(DatabasePool)
+        case reader(StoreReader)
+    }
+
+    private init(path: String, connection: Connection, lock: StoreLock?, recorder: String? = nil) {
         self.path = path
-        self.database = database
+        self.connection = connection
         self.lock = lock
+        self.recorder = recorder
+    }
+
+    deinit {
+        // The connections first: closing the lock's descriptor of the store file drops the
+        // POSIX locks of every SQLite connection of this process on it (see StoreLock).
+        switch connection {
+        case .writer(let pool): try? pool.close()
+        case .reader(let reader): reader.close()
+        }
     }
 
     /// How a store is opened.
     public enum Access: Sendable {
-        /// Read only; the store must exist. Never writes, never locks.
+        /// Read only; the store must exist. Never writes, never locks; reads without SQLite's
+        /// shared memory when the disk is full or the `-wal`/`-shm` cannot be created there.
         case read
         /// Read and write (deleting tracks); created when missing. Recovers interrupted
         /// tracks when no recorder is running.
         case write
     }
 
-    /// Opens the store for a recorder: takes the lock, creates and migrates the store, and
-    /// recovers interrupted tracks, which it returns.
+    /// What ``openForRecording(at:options:)`` (and a writer that finds no recorder) did to
+    /// the tracks that earlier recorders left open.
+    public struct Recovery: Sendable, Hashable {
+        /// Closed at their last committed point and marked recovered.
+        public var recovered: [TrackSummary] = []
+        /// Removed: nothing was committed to them (no point, no fix).
+        public var removedEmpty: [TrackSummary] = []
+    }
+
+    /// Opens the store for a recorder: checks the free space, takes the lock, checks the
+    /// store with `PRAGMA quick_check`, creates and migrates it, and recovers interrupted
+    /// tracks. Throws ``StoreError/notEnoughSpace(path:availableBytes:neededBytes:)`` on a
+    /// full disk and ``StoreError/damaged(path:detail:)`` for a damaged store, before
+    /// anything is written.
     public static func openForRecording(
         at path: String, options: StoreOptions = StoreOptions()
-    ) throws(StoreError) -> (store: TrackStore, recovered: [TrackSummary]) {
-        if try checkFile(path, mustExist: false) {
-            // Refuse another program's or a damaged database before anything writes to it.
-            _ = try openReader(path, options: options, migrated: false)
+    ) throws(StoreError) -> (store: TrackStore, recovery: Recovery) {
+        let exists = try checkFile(path, mustExist: false)
+        if let space = StoreSpace.measure(storePath: path, pageSizeBytes: options.pageSizeBytes),
+           !space.canAllocate(space.neededForRecording) {
+            throw .notEnoughSpace(path: path, availableBytes: space.availableBytes, neededBytes: space.neededForRecording)
         }
         let lock: StoreLock
         switch try StoreLock.acquire(forStoreAt: path) {
         case .acquired(let acquired): lock = acquired
         case .held(let holder): throw .inUse(path: path, holder: holder)
         }
-        let store = TrackStore(path: path, database: try openPool(path, options: options), lock: lock)
-        let recovered = try store.recoverInterruptedTracks()
-        return (store, recovered)
+        if let links = linkCount(path), links > 1 { throw .hardLinked(path: path, links: links, recorder: nil) }
+        if exists {
+            // Refuse another program's or a damaged database before anything writes to it.
+            let reader = try StoreReader(path: path, options: options, migrated: false)
+            defer { reader.close() }
+            try quickCheck(reader, path: path)
+        }
+        let store = TrackStore(path: path, connection: .writer(try openPool(path, options: options)), lock: lock)
+        let recovery = try store.recoverInterruptedTracks(checked: true)
+        return (store, recovery)
     }
 
     /// Opens the store to read, or to change tracks other than a running recording.
@@ -71,16 +124,39 @@ public final class TrackStore: Sendable {
         switch access {
         case .read:
             try checkFile(path, mustExist: true)
-            return TrackStore(path: path, database: try openReader(path, options: options, migrated: true), lock: nil)
+            return TrackStore(path: path, connection: .reader(try StoreReader(path: path, options: options, migrated: true)), lock: nil)
         case .write:
             try checkFile(path, mustExist: true)
-            _ = try openReader(path, options: options, migrated: true)
+            if let space = StoreSpace.measure(storePath: path, pageSizeBytes: options.pageSizeBytes),
+               !space.canAllocate(space.neededForChanging) {
+                throw .notEnoughSpace(path: path, availableBytes: space.availableBytes, neededBytes: space.neededForChanging)
+            }
             var lock: StoreLock?
-            if case .acquired(let acquired) = try StoreLock.acquire(forStoreAt: path) { lock = acquired }
-            let store = TrackStore(path: path, database: try openPool(path, options: options), lock: lock)
-            if lock != nil { _ = try store.recoverInterruptedTracks() }
+            var holder: String?
+            switch try StoreLock.acquire(forStoreAt: path) {
+            case .acquired(let acquired): lock = acquired
+            case .held(let by): holder = by
+            }
+            if let links = linkCount(path), links > 1 { throw .hardLinked(path: path, links: links, recorder: holder) }
+            try StoreReader(path: path, options: options, migrated: true).close()
+            let store = TrackStore(
+                path: path, connection: .writer(try openPool(path, options: options)), lock: lock, recorder: holder)
+            if lock != nil { _ = try store.recoverInterruptedTracks(checked: false) }
             return store
         }
+    }
+
+    /// How this store reads: ``ReadingMode/shared`` for a writer.
+    public var readingMode: ReadingMode {
+        if case .reader(let reader) = connection { return reader.mode }
+        return .shared
+    }
+
+    /// Why this reading store reads without shared memory, when the user should know; nil
+    /// otherwise.
+    public var readingNote: ReadingNote? {
+        if case .reader(let reader) = connection { return reader.note }
+        return nil
     }
 
     /// Whether this store holds the recorder lock (no other recorder is running).
@@ -185,13 +261,34 @@ public final class TrackStore: Sendable {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
+    /// `PRAGMA quick_check`: `["ok"]` for a sound store, else SQLite's findings. It checks
+    /// every page of every b-tree but not that indexes match their tables; on a store of a
+    /// day of 1 Hz points it takes a fraction of `integrity_check`'s time (BENCHMARKS.md,
+    /// "Checking a store before recording").
+    public func quickCheck() throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+    }
+
+    /// Throws ``StoreError/damaged(path:detail:)`` when `PRAGMA quick_check` finds damage.
+    static func quickCheck(_ reader: StoreReader, path: String) throws(StoreError) {
+        let findings: [String]
+        do {
+            findings = try reader.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        } catch {
+            throw StoreError(error, path: path)
+        }
+        guard findings == ["ok"] else {
+            throw .damaged(path: path, detail: "PRAGMA quick_check: " + findings.prefix(3).joined(separator: "; "))
+        }
+    }
+
     // MARK: - Changing
 
     /// Deletes track `id` with its segments, points, raw fixes and events.
     public func delete(track id: Int64) throws(StoreError) {
         let summary = try track(.id(id))
         if summary.state == .recording && !holdsLock {
-            throw .trackIsRecording(id: id, path: path)
+            throw .trackIsRecording(id: id, path: path, holder: recorder ?? "process unknown")
         }
         try write { db in
             // The rows by rowid range first: the cascade then finds none left.
@@ -208,7 +305,10 @@ public final class TrackStore: Sendable {
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
-            return try database.read(body)
+            switch connection {
+            case .writer(let pool): return try pool.read(body)
+            case .reader(let reader): return try reader.read(body)
+            }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -217,6 +317,9 @@ public final class TrackStore: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        guard case .writer(let database) = connection else {
+            preconditionFailure("a store opened to read is never written")
+        }
         do {
             return try database.write(body)
         } catch let error as StoreError {
@@ -228,41 +331,12 @@ public final class TrackStore: Sendable {
 
     /// The value of a pragma on the writing connection (for tests and diagnostics).
     public func writerPragma(_ name: String) throws(StoreError) -> String? {
+        guard case .writer(let database) = connection else { return nil }
         do {
             return try database.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
         } catch {
             throw StoreError(error, path: path)
         }
-    }
-
-    /// A read-only connection, after checking that the file is a trackd store and that its
-    /// tracks can be read. A store on a read-only file system, whose WAL index SQLite cannot
-    /// create, is opened as immutable.
-    private static func openReader(_ path: String, options: StoreOptions, migrated: Bool) throws(StoreError) -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(options.busyTimeoutSeconds)
-        func open(_ name: String) throws -> DatabaseQueue {
-            let queue = try DatabaseQueue(path: name, configuration: configuration)
-            try queue.read { db in
-                try checkSchema(db, path: path, migrated: migrated)
-                if try db.tableExists("track") { _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM track") }
-            }
-            return queue
-        }
-        do {
-            return try open(path)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN && !directoryIsWritable(path) {
-            let uri = "file:" + path.replacingPercentSpecials + "?immutable=1"
-            do { return try open(uri) } catch { throw StoreError(error, path: path) }
-        } catch {
-            throw StoreError(error, path: path)
-        }
-    }
-
-    private static func directoryIsWritable(_ path: String) -> Bool {
-        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return access(parent.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : parent, W_OK) == 0
     }
 
     private static func openPool(_ path: String, options: StoreOptions) throws(StoreError) -> DatabasePool {
@@ -333,7 +407,7 @@ public final class TrackStore: Sendable {
     }
 
     /// Refuses another program's database and a newer trackd's store.
-    private static func checkSchema(_ db: Database, path: String, migrated: Bool) throws {
+    static func checkSchema(_ db: Database, path: String, migrated: Bool) throws {
         let tables = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         if tables.isEmpty {
@@ -376,6 +450,12 @@ extension StoreError {
     }
 }
 
+/// The number of names (hard links) of the file at `path`; nil when it cannot be read.
+private func linkCount(_ path: String) -> Int? {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_nlink) : nil
+}
+
 /// Whether a file exists at `path` and is not empty.
 private func fileHasContent(_ path: String) -> Bool {
     var info = stat()
@@ -391,20 +471,4 @@ private func fileHeader(_ path: String, count: Int) -> [UInt8]? {
     let n = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     guard n >= 0 else { return nil }
     return Array(header[0..<n])
-}
-
-extension String {
-    /// The path with the characters that a SQLite URI filename gives meaning escaped.
-    fileprivate var replacingPercentSpecials: String {
-        var out = ""
-        for character in self {
-            switch character {
-            case "%": out += "%25"
-            case "?": out += "%3f"
-            case "#": out += "%23"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 }

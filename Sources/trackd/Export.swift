@@ -47,6 +47,7 @@ struct Export: ParsableCommand {
         TemporaryFileGuard.unblockTerminationSignals()
         let selector = TrackSelector(track) ?? .latest
         let store = try TrackStore.open(at: storeLocation.resolved.path, access: .read)
+        store.reportReadingNote()
         let summary = try store.track(selector)
         let target = output ?? "-"
         let out = try TemporaryFileGuard.withTerminationSignalsHeld { () throws(CLIError) in

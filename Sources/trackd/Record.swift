@@ -175,9 +175,12 @@ struct Record: AsyncParsableCommand {
 
         let (path, isDefault) = settings.store.map { ($0, false) } ?? storeLocation.resolved
         if isDefault { createParentDirectories(of: path) }
-        let (store, recovered) = try TrackStore.openForRecording(at: path, options: Record.storeOptions())
-        for track in recovered {
+        let (store, recovery) = try TrackStore.openForRecording(at: path, options: Record.storeOptions())
+        for track in recovery.recovered {
             writeStandardError("trackd: \(TrackDescription.recovered(track)) in \(path)\n")
+        }
+        for track in recovery.removedEmpty {
+            writeStandardError("trackd: \(TrackDescription.removedEmpty(track, in: path))\n")
         }
 
         switch resolved {
@@ -440,6 +443,10 @@ enum TrackDescription {
 
     static func recorded(_ track: TrackSummary) -> String {
         "recorded \(label(track)): \(totals(track)) (\(track.rawFixes) fixes received)"
+    }
+
+    static func removedEmpty(_ track: TrackSummary, in path: String) -> String {
+        "\(label(track)) in \(path) was interrupted before its first commit (the recorder was killed or lost power); it held no point and no fix, so it was removed"
     }
 
     static func recovered(_ track: TrackSummary) -> String {

@@ -61,6 +61,7 @@ struct Serve: AsyncParsableCommand {
         let selector = TrackSelector(track) ?? .latest
         let address = try ListenAddress(parsing: bind)
         let store = try TrackStore.open(at: storeLocation.resolved.path, access: .read)
+        store.reportReadingNote()
         if case .id = selector { _ = try store.track(selector) }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

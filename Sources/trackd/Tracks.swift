@@ -47,7 +47,9 @@ struct Tracks: ParsableCommand {
     /// The store's tracks; none for a store that has never held one.
     static func list(_ path: String) throws(StoreError) -> [TrackSummary] {
         do {
-            return try TrackStore.open(at: path, access: .read).tracks()
+            let store = try TrackStore.open(at: path, access: .read)
+            store.reportReadingNote()
+            return try store.tracks()
         } catch {
             if case .noTracks = error { return [] }
             throw error
@@ -73,5 +75,13 @@ extension String {
         var s = self
         while s.last == " " { s.removeLast() }
         return s
+    }
+}
+
+extension TrackStore {
+    /// Says on standard error why the store is read without SQLite's shared memory, when the
+    /// user should know (a full disk, commits that cannot be read).
+    func reportReadingNote() {
+        if let note = readingNote { writeStandardError("trackd: \(note)\n") }
     }
 }

@@ -9,8 +9,8 @@ struct TrackStoreTests {
     @Test("a new store is created in WAL mode, and the recorder's connection syncs every commit (synchronous FULL)")
     func durabilitySettings() throws {
         let dir = try StoreDirectory()
-        let (store, recovered) = try TrackStore.openForRecording(at: dir.storePath)
-        #expect(recovered.isEmpty)
+        let (store, recovery) = try TrackStore.openForRecording(at: dir.storePath)
+        #expect(recovery == TrackStore.Recovery())
         #expect(try store.writerPragma("journal_mode") == "wal")
         #expect(try store.writerPragma("synchronous") == "2")
         #expect(try store.writerPragma("page_size") == "1024")
@@ -57,7 +57,9 @@ struct TrackStoreTests {
             try commitPoints(store, track: id, count: 25)
             // The recorder dies here: the track is never closed.
         }
-        let (store, recovered) = try TrackStore.openForRecording(at: dir.storePath)
+        let (store, recovery) = try TrackStore.openForRecording(at: dir.storePath)
+        let recovered = recovery.recovered
+        #expect(recovery.removedEmpty.isEmpty)
         #expect(recovered.map(\.id) == [id])
         #expect(recovered.first?.state == .recovered)
         #expect(recovered.first?.points == 25)
@@ -66,6 +68,37 @@ struct TrackStoreTests {
         #expect(try store.track(.id(id)).state == .recovered)
         // Recovery happens once.
         _ = store
+    }
+
+    @Test("a track left recording with nothing committed (no point, no fix) is removed by the next recorder, not recovered")
+    func emptyInterruptedTrack() throws {
+        let dir = try StoreDirectory()
+        var kept: Int64 = 0
+        var empty: Int64 = 0
+        do {
+            let (store, _) = try TrackStore.openForRecording(at: dir.storePath)
+            kept = try store.beginTrack(name: "kept", settings: settings, createdAtMicroseconds: 1, version: "test")
+            try commitPoints(store, track: kept, count: 3)
+            empty = try store.beginTrack(name: "empty", settings: settings, createdAtMicroseconds: 2, version: "test")
+            // The recorder dies here, before the second track's first commit.
+        }
+        let (store, recovery) = try TrackStore.openForRecording(at: dir.storePath)
+        #expect(recovery.recovered.map(\.id) == [kept])
+        #expect(recovery.removedEmpty.map(\.id) == [empty])
+        #expect(recovery.removedEmpty.first?.name == "empty")
+        #expect(try store.tracks().map(\.id) == [kept])
+    }
+
+    @Test("the recorder lock belongs to the store file: a recorder through a symbolic link to it is refused")
+    func lockThroughSymbolicLink() throws {
+        let dir = try StoreDirectory()
+        let (first, _) = try TrackStore.openForRecording(at: dir.storePath)
+        let link = dir.url.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir.storePath)
+        #expect(throws: StoreError.inUse(path: link, holder: "pid \(getpid())")) {
+            _ = try TrackStore.openForRecording(at: link)
+        }
+        _ = first
     }
 
     @Test("a second recorder on the same store is refused, naming the store and the first recorder")
@@ -85,7 +118,7 @@ struct TrackStoreTests {
         let running = try store.beginTrack(name: "a", settings: settings, createdAtMicroseconds: 1, version: "t")
         try commitPoints(store, track: running, count: 3)
         let writer = try TrackStore.open(at: dir.storePath, access: .write)
-        #expect(throws: StoreError.trackIsRecording(id: running, path: dir.storePath)) { try writer.delete(track: running) }
+        #expect(throws: StoreError.trackIsRecording(id: running, path: dir.storePath, holder: "pid \(getpid())")) { try writer.delete(track: running) }
         try store.closeTrack(running, as: .finished)
         try writer.delete(track: running)
         #expect(throws: StoreError.noSuchTrack(id: running, path: dir.storePath)) { try writer.track(.id(running)) }

@@ -118,6 +118,114 @@ struct StoreFaultTests {
         }
     }
 
+    @Test("a store whose quick_check fails is not recorded into, though its tracks can be listed; the message says what to do")
+    func damagedBeforeRecording() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("tracks.sqlite")
+        try RecordCommandTests.recordSample(into: store)
+        // Garbage in the cells of a leaf page of points, its header intact: the track table
+        // reads, and only a check of every page finds it.
+        let page = try #require(Self.page(of: "point", in: store), "sqlite3 lacks dbstat?")
+        let pageSize = try #require(Support.query(store, "PRAGMA page_size")?.first.flatMap { Int($0) })
+        let handle = try FileHandle(forUpdating: store)
+        try handle.seek(toOffset: UInt64((page - 1) * pageSize + pageSize / 2))
+        try handle.write(contentsOf: Data((0..<(pageSize / 4)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }))
+        try handle.close()
+        try #require(Support.query(store, "PRAGMA quick_check") != ["ok"], "the damage is not found")
+        try #require(Support.query(store, "SELECT count(*) FROM track") == ["1"])
+        let damaged = try Data(contentsOf: store)
+
+        let record = try Support.trackd(["record", "--source", Support.sample.path, "--store", store.path])
+        #expect(record.status == 1, "\(record.stderr)")
+        #expect(record.stderr.contains("the track store \(store.path) is damaged (PRAGMA quick_check: "), "\(record.stderr)")
+        #expect(record.stderr.contains("sqlite3 \(store.path) .recover"), "\(record.stderr)")
+        #expect(try Data(contentsOf: store) == damaged, "record changed the damaged store")
+        #expect(Support.query(store, "SELECT count(*) FROM track") == ["1"], "record began a track")
+        let list = try Support.trackd(["tracks", "--store", store.path])
+        #expect(list.status == 0, "\(list.stderr)")
+    }
+
+    @Test("a recorder killed before its first commit leaves no track behind: the next recorder removes the empty one and says so")
+    func emptyInterruptedTrack() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("tracks.sqlite")
+        // A log that sends nothing yet: a FIFO nobody writes to.
+        let silent = dir.appendingPathComponent("silent.nmea")
+        try #require(mkfifo(silent.path, 0o600) == 0)
+        let recorder = try BackgroundProcess(["record", "--source", silent.path, "--no-chime", "--store", store.path], in: dir)
+        defer { recorder.stop() }
+        try #require(Support.waitUntil(atMost: 30) { Support.newestTrackID(store) == 1 }, "\(recorder.stderr)")
+        recorder.stop()
+        try #require(Support.query(store, "SELECT state, points, raw_fixes FROM track") == ["recording|0|0"])
+
+        let next = try Support.trackd(["record", "--source", Support.sample.path, "--no-chime", "--store", store.path])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stderr.contains(
+            "track 1 'silent' in \(store.path) was interrupted before its first commit (the recorder was killed or lost power); it held no point and no fix, so it was removed"),
+            "\(next.stderr)")
+        #expect(!next.stderr.contains("marked recovered"), "\(next.stderr)")
+        #expect(try Support.tracks(store).map { $0["id"] as? Int } == [2])
+        #expect(Support.query(store, "SELECT count(*) FROM signal_event WHERE track_id = 1") == ["0"])
+    }
+
+    enum UnwritableStoreState: String, CaseIterable, CustomTestStringConvertible {
+        /// Closed by its recorder: no -wal, no -shm.
+        case closed
+        /// Its recorder killed: commits only in the -wal, and the -shm beside it.
+        case killedRecorder
+        /// The same after a reboot that cleared the -shm (or someone deleted it).
+        case killedRecorderWithoutSharedMemory
+        var testDescription: String { rawValue }
+    }
+
+    @Test("a user who may read the store but not write its directory lists and exports every commit, those only in the WAL too",
+          arguments: UnwritableStoreState.allCases)
+    func readerWithoutWritePermission(state: UnwritableStoreState) throws {
+        try #require(getuid() == 0, "needs root to run trackd as another user")
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stateDirectory = dir.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        let store = stateDirectory.appendingPathComponent("tracks.sqlite")
+        try RecordCommandTests.recordSample(into: store, ["--no-chime"])
+        var expected = [1: 1972]
+        if state != .closed {
+            let recorder = try BackgroundProcess(
+                ["record", "--source", "simulate:hike", "--speed", "20", "--no-chime", "--store", store.path], in: dir)
+            defer { recorder.stop() }
+            try #require(Support.waitUntil(atMost: 60) { (Support.rowCount(store, "point", track: 2) ?? 0) >= 20 }, "\(recorder.stderr)")
+            recorder.stop()
+            expected[2] = try #require(Support.rowCount(store, "point", track: 2))
+            if state == .killedRecorderWithoutSharedMemory { try FileManager.default.removeItem(atPath: store.path + "-shm") }
+        }
+        // Readable by everyone, writable by root only, as /var/lib/trackd for its group.
+        for path in [dir.path, stateDirectory.path] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: stateDirectory.path).sorted()
+        let output = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: output.path)
+        func asNobody(_ arguments: [String]) throws -> Support.Result {
+            try Support.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Support.trackd.path] + arguments)
+        }
+
+        let list = try asNobody(["tracks", "--json", "--store", store.path])
+        #expect(list.status == 0, "\(list.status): \(list.stderr)")
+        let listed = (try? JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]]) ?? []
+        #expect(Dictionary(uniqueKeysWithValues: listed.compactMap { t in (t["id"] as? Int).map { ($0, t["points"] as? Int ?? -1) } })
+            == expected, "\(list.stdoutText)")
+        for (id, points) in expected {
+            let out = output.appendingPathComponent("track\(id).gpx")
+            let export = try asNobody(["export", "\(id)", "-o", out.path, "--store", store.path])
+            #expect(export.status == 0, "\(export.status): \(export.stderr)")
+            #expect((try? Support.count("<trkpt ", in: out)) == points)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: stateDirectory.path).sorted() == names)
+    }
+
     @Test("a second recorder on the same store is refused with the first one's pid; the first goes on")
     func secondRecorder() throws {
         let dir = try Support.temporaryDirectory()

@@ -225,3 +225,42 @@ extension Support {
         init(_ description: String) { self.description = description }
     }
 }
+
+// MARK: - A small ext4 disk
+
+extension Support {
+    /// Makes an ext4 file system of `megabytes` in an image file in `directory` and mounts it
+    /// on `mountPoint` through a loop device; whether it worked (root, loop devices and
+    /// mkfs.ext4). Under 512 MiB, mkfs.ext4 gives it 1 KiB blocks, as on a small SD card
+    /// partition.
+    static func mountExt4(on mountPoint: URL, megabytes: Int, imageIn directory: URL) -> Bool {
+        let image = directory.appendingPathComponent("ext4-\(UUID().uuidString).img")
+        guard (try? run("/usr/bin/truncate", ["-s", "\(megabytes)M", image.path]))?.status == 0,
+              (try? run("/usr/sbin/mkfs.ext4", ["-q", image.path]))?.status == 0 else { return false }
+        return (try? run("/usr/bin/mount", ["-o", "loop", image.path, mountPoint.path]))?.status == 0
+    }
+
+    /// Whether this test process can loop-mount an ext4 image (tried once).
+    static let canMountExt4: Bool = {
+        guard let dir = try? temporaryDirectory() else { return false }
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mountPoint = dir.appendingPathComponent("mnt")
+        guard (try? FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)) != nil,
+              mountExt4(on: mountPoint, megabytes: 4, imageIn: dir) else { return false }
+        unmount(mountPoint)
+        return true
+    }()
+
+    /// Fills the file system holding `directory` with a file until the disk is full
+    /// (ENOSPC), then frees `leaveKiB` KiB of it again; the file.
+    @discardableResult
+    static func fillDisk(_ directory: URL, leaveKiB: Int) throws -> URL {
+        let filler = directory.appendingPathComponent("filler")
+        _ = try run("/usr/bin/dd", ["if=/dev/zero", "of=\(filler.path)", "bs=1k"])
+        _ = try run("/usr/bin/sync", [])
+        let size = (try FileManager.default.attributesOfItem(atPath: filler.path)[.size] as? Int) ?? 0
+        try run("/usr/bin/truncate", ["-s", "\(max(0, size - leaveKiB * 1024))", filler.path])
+        _ = try run("/usr/bin/sync", [])
+        return filler
+    }
+}

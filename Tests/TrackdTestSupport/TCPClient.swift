@@ -42,7 +42,7 @@ public final class TCPClient {
     }
 
     /// What the connection did within `seconds`.
-    public enum Outcome: Equatable {
+    public enum Outcome: Equatable, Sendable {
         /// The server closed it (EOF or reset), after sending these bytes.
         case closed(Data)
         /// Still open after the bound, with these bytes received.

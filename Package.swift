@@ -95,6 +95,7 @@ let package = Package(
             dependencies: [
                 "GPSCore", "TrackStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -157,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "LiveViewTests",
             dependencies: [
-                "LiveView", "TrackStore", "GPSCore",
+                "LiveView", "TrackStore", "GPSCore", "TrackdTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),

@@ -5,12 +5,25 @@ import TrackStore
 /// One browser's event stream: reads the store every ``pollInterval`` and sends what the
 /// ``LiveCursor`` says is new. Reading the store, not the recorder, makes the page show
 /// exactly what is committed, the same whether trackd records in this process
-/// (`trackd record --serve`) or another (`trackd serve`).
+/// (`trackd record --serve`) or another (`trackd serve`). Every read runs on the
+/// ``StoreReader``'s queue, never on the stream's task.
 struct LiveFeed<C: Clock<Duration>>: Sendable {
-    let store: TrackStore
+    let reader: StoreReader
     let track: TrackSelector
     let clock: C
     let pollInterval: Duration
+
+    init(reader: StoreReader, track: TrackSelector, clock: C, pollInterval: Duration) {
+        self.reader = reader
+        self.track = track
+        self.clock = clock
+        self.pollInterval = pollInterval
+    }
+
+    /// A feed with a reader of its own.
+    init(store: TrackStore, track: TrackSelector, clock: C, pollInterval: Duration) {
+        self.init(reader: StoreReader(store: store), track: track, clock: clock, pollInterval: pollInterval)
+    }
 
     /// Sends events until cancelled or until `send` throws (the browser went away); on a
     /// graceful shutdown, reads and sends once more (the recorder's last commit, the track's
@@ -24,24 +37,34 @@ struct LiveFeed<C: Clock<Duration>>: Sendable {
             try Task.checkCancellation()
             let stopping = Task.isShuttingDownGracefully
             var sent = false
-            let summary = try selectedTrack()
+            let track = self.track
+            // The track row changes with every commit of points or fixes, and an event gets a
+            // new row id: while neither changes, nothing new is committed and nothing is read.
+            let (summary, latestEvent) = try await reader.read { store in
+                let summary = try LiveFeed.selectedTrack(track, in: store)
+                return (summary, try summary.flatMap { try store.latestEventID(ofTrack: $0.id) })
+            }
             for event in cursor.select(summary) {
                 try await send(event.text)
                 sent = true
             }
-            // The track row changes with every commit of points or fixes, and an event gets a
-            // new row id: while neither changes, nothing new is committed and nothing is read.
-            let latestEvent = try summary.flatMap { try store.latestEventID(ofTrack: $0.id) }
             if let id = cursor.trackID, let summary, summary.id == id, seen?.summary != summary || seen?.latestEvent != latestEvent {
                 while true {
-                    let batch = try store.points(ofTrack: id, after: cursor.lastNumber, limit: LiveCursor.batchSize)
+                    let after = cursor.lastNumber
+                    let batch = try await reader.read { store in
+                        try store.points(ofTrack: id, after: after, limit: LiveCursor.batchSize)
+                    }
                     if let event = cursor.take(batch) {
                         try await send(event.text)
                         sent = true
                     }
                     if batch.count < LiveCursor.batchSize { break }
                 }
-                if let event = cursor.take(try progress(of: summary, cursor: cursor)) {
+                let (lastPoint, lastNumber) = (cursor.lastPoint, cursor.lastNumber)
+                let progress = try await reader.read { store in
+                    try LiveFeed.progress(of: summary, lastPoint: lastPoint, lastNumber: lastNumber, in: store)
+                }
+                if let event = cursor.take(progress) {
                     try await send(event.text)
                     sent = true
                 }
@@ -56,7 +79,7 @@ struct LiveFeed<C: Clock<Duration>>: Sendable {
     }
 
     /// The track to show now; nil while the store has none (or the one named was deleted).
-    private func selectedTrack() throws(StoreError) -> TrackSummary? {
+    private static func selectedTrack(_ track: TrackSelector, in store: TrackStore) throws(StoreError) -> TrackSummary? {
         do {
             return try store.track(track)
         } catch {
@@ -67,10 +90,12 @@ struct LiveFeed<C: Clock<Duration>>: Sendable {
         }
     }
 
-    private func progress(of summary: TrackSummary, cursor: LiveCursor) throws(StoreError) -> TrackProgress {
-        var last = cursor.lastPoint
-        if last == nil, cursor.lastNumber > 0 {
-            last = try store.points(ofTrack: summary.id, after: cursor.lastNumber - 1, limit: 1).first
+    private static func progress(
+        of summary: TrackSummary, lastPoint: StoredPoint?, lastNumber: Int, in store: TrackStore
+    ) throws(StoreError) -> TrackProgress {
+        var last = lastPoint
+        if last == nil, lastNumber > 0 {
+            last = try store.points(ofTrack: summary.id, after: lastNumber - 1, limit: 1).first
         }
         return TrackProgress(
             track: summary, lastPoint: last,

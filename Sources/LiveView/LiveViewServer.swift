@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -22,8 +23,15 @@ import Darwin
 /// - `GET /tiles/Z/X/Y.png` map tiles, when the server is given a way to find them; the page
 ///   draws them under the path.
 ///
+/// `HEAD` on each of them answers as `GET` does, without the body.
+///
 /// ``run()`` listens until a graceful shutdown; ``listening`` opens once it listens (with the
 /// page's URL) or fails with a ``LiveViewError``.
+///
+/// Clients cannot hold the server, or the recorder beside it, for long: ``limits`` caps the
+/// connections and the time a request may take to arrive, and the event streams read the
+/// store on a queue of their own (``StoreReader``), so that the tasks of Swift's cooperative
+/// pool, which `trackd record --serve` shares with its recording, only ever await.
 public struct LiveViewServer: Service {
     public let store: TrackStore
     public let track: TrackSelector
@@ -31,6 +39,7 @@ public struct LiveViewServer: Service {
     public let pollInterval: Duration
     /// The PNG of map tile (zoom, x, y), nil when there is none; nil for no tiles (a grid).
     public let tile: (@Sendable (_ zoom: Int, _ x: Int, _ y: Int) -> [UInt8]?)?
+    public let limits: LiveViewLimits
     public let logger: Logger
     public let listening = ListeningGate()
 
@@ -39,15 +48,18 @@ public struct LiveViewServer: Service {
     ///   - pollInterval: how often each stream looks for new points; the recorder commits
     ///     once a second.
     ///   - tile: where map tiles to draw under the path come from (a folder of `z/x/y.png`).
+    ///   - limits: the most connections at once and the request timeout; see ``LiveViewLimits``.
     public init(
         store: TrackStore, track: TrackSelector, address: ListenAddress, pollInterval: Duration = .milliseconds(500),
-        tile: (@Sendable (_ zoom: Int, _ x: Int, _ y: Int) -> [UInt8]?)? = nil, logger: Logger
+        tile: (@Sendable (_ zoom: Int, _ x: Int, _ y: Int) -> [UInt8]?)? = nil, limits: LiveViewLimits = .production,
+        logger: Logger
     ) {
         self.store = store
         self.track = track
         self.address = address
         self.pollInterval = pollInterval
         self.tile = tile
+        self.limits = limits
         self.logger = logger
     }
 
@@ -57,8 +69,21 @@ public struct LiveViewServer: Service {
         let address = self.address
         let gate = listening
         let logger = self.logger
+        let (cap, descriptors) = DescriptorBudget.apply(wanted: limits.maximumConnections)
+        if cap < limits.maximumConnections {
+            logger.warning(
+                "the live view serves at most \(cap) connections, not \(limits.maximumConnections): the process may open only \(descriptors) files (raise LimitNOFILE= or ulimit -n)")
+        }
+        let connections = ConnectionCount(limit: cap)
+        let timeout = TimeAmount.nanoseconds(
+            limits.requestTimeout.components.seconds * 1_000_000_000 + limits.requestTimeout.components.attoseconds / 1_000_000_000)
         let app = Application(
             router: makeRouter(),
+            server: HTTPServerBuilder { responder in
+                CappedHTTP1Channel(
+                    http1: HTTP1Channel(responder: responder, configuration: HTTP1Channel.Configuration(idleTimeout: timeout)),
+                    connections: connections)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(address.host, port: address.port), serverName: "trackd"),
             onServerRunning: { channel in
@@ -80,7 +105,7 @@ public struct LiveViewServer: Service {
     }
 
     func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
         for (path, file) in Assets.files {
             router.get(RouterPath(path)) { _, _ in
                 Response(
@@ -108,10 +133,16 @@ public struct LiveViewServer: Service {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         }
         let feed = LiveFeed(store: store, track: track, clock: ContinuousClock(), pollInterval: pollInterval)
+        var eventHeaders = LiveViewServer.headers(contentType: "text/event-stream; charset=utf-8")
+        eventHeaders[HTTPField.Name("X-Accel-Buffering")!] = "no"
+        let headers = eventHeaders
+        // The other routes' HEAD comes from the router (autoGenerateHeadEndpoints), with the
+        // GET's Content-Length; a stream has none, and HEAD must not start one.
+        router.head("events") { _, _ in
+            Response(status: .ok, headers: headers, body: ResponseBody(contentLength: nil) { writer in try await writer.finish(nil) })
+        }
         router.get("events") { request, _ in
             let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!]
-            var headers = LiveViewServer.headers(contentType: "text/event-stream; charset=utf-8")
-            headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
             return Response(
                 status: .ok, headers: headers,
                 body: ResponseBody { writer in

@@ -231,9 +231,16 @@ struct Record: AsyncParsableCommand {
         logger.info("recording track \(recorder.trackID) into \(store.path)")
         let player = try settings.chimePlayer(logger: logger)
         // The live view reads the store as the recorder commits; the recording starts once
-        // it listens, so that a port in use stops trackd before anything is recorded.
+        // it listens, so that a port in use stops trackd before anything is recorded. It reads
+        // through a read-only connection of its own, as `trackd serve` does, not the
+        // recorder's pool: no connection, queue or lock of the recorder's is the server's to
+        // hold. Its reads run on a queue of its own (LiveView's StoreReader), its sockets on
+        // NIO's event loops: the cooperative pool that runs the pipeline, the manager and the
+        // recorder's commits never waits on a client.
         let server = try settings.serve.map { text in
-            LiveViewServer(store: store, track: .id(recorder.trackID), address: try ListenAddress(parsing: text), logger: logger)
+            LiveViewServer(
+                store: try TrackStore.open(at: store.path, access: .read), track: .id(recorder.trackID),
+                address: try ListenAddress(parsing: text), limits: try LiveViewEnvironment.limits(), logger: logger)
         }
         let pipeline = RecordPipeline(
             source: source, manager: manager, recorder: recorder, chimes: player, logger: logger, showsStatus: onTerminal,

@@ -69,10 +69,14 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "trackd")
-        let tile = tiles.map { folder in
-            { @Sendable (zoom: Int, x: Int, y: Int) in readWholeFile("\(folder)/\(zoom)/\(x)/\(y).png") }
+        let tile = try tiles.map { path in
+            guard let folder = TileFolder(path) else {
+                throw ValidationError("--tiles \(path) is not a folder; give a folder of z/x/y.png tiles, such as ~/.cache/trackd/tiles/SERVER.")
+            }
+            return { @Sendable (zoom: Int, x: Int, y: Int) in folder.tile(zoom: zoom, x: x, y: y) }
         }
-        let server = LiveViewServer(store: store, track: selector, address: address, tile: tile, logger: logger)
+        let server = LiveViewServer(
+            store: store, track: selector, address: address, tile: tile, limits: try LiveViewEnvironment.limits(), logger: logger)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

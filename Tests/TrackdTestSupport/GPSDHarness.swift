@@ -190,7 +190,7 @@ public final class GPSDHarness: Sendable {
     }
 }
 
-private func loopback(port: Int) -> sockaddr_in {
+func loopback(port: Int) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)

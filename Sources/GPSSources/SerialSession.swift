@@ -180,6 +180,10 @@ final class SerialSession {
                 control.yield(.lost(bytes == 0
                     ? "\(path) has sent nothing for \(SerialWatchdog.stallAfter): is the receiver still powered?"
                     : "\(path) sends bytes but no NMEA (\(bytes) bytes in \(SerialWatchdog.stallAfter)): has the receiver been switched to binary output or another baud rate?"))
+            case .garbled(let bytes):
+                control.yield(.trouble(
+                    "\(path) has sent \(bytes) bytes but no valid NMEA sentence for \(SerialWatchdog.garbageWarningAfter): "
+                        + "a loose connection, another baud rate or binary output? trackd keeps reading"))
             case .recovered where isLost:
                 isLost = false
                 control.yield(.resumed(connectedText(port.baud)))

@@ -11,6 +11,9 @@ package struct SerialWatchdog: Sendable, Hashable {
     /// How long without a sentence before a line is stalled: 30 s, long past any receiver's
     /// reporting interval (0.1 to 5 s) and a cold start's silence at 4800 baud.
     package static let stallAfter = Duration.seconds(30)
+    /// How long bytes may come without a sentence before it is worth a warning: 10 s, ten
+    /// epochs of any receiver, before the line counts as stalled.
+    package static let garbageWarningAfter = Duration.seconds(10)
 
     /// A change of the line's state.
     package enum Change: Sendable, Hashable {
@@ -18,10 +21,14 @@ package struct SerialWatchdog: Sendable, Hashable {
         case stalled(bytes: Int)
         /// A sentence came after a stall.
         case recovered
+        /// Bytes but no sentence for ``garbageWarningAfter`` (`bytes` of them): worth a warning,
+        /// once per spell; the line is not stalled yet.
+        case garbled(bytes: Int)
     }
 
     private var lastSentence: Duration
     private var bytesSinceSentence = 0
+    private var garbageReported = false
     package private(set) var isStalled = false
 
     /// A watchdog whose line has just shown a sentence (or just been opened) at `now`.
@@ -34,6 +41,7 @@ package struct SerialWatchdog: Sendable, Hashable {
         if sentences > 0 {
             lastSentence = now
             bytesSinceSentence = 0
+            garbageReported = false
             if isStalled {
                 isStalled = false
                 return .recovered
@@ -44,6 +52,10 @@ package struct SerialWatchdog: Sendable, Hashable {
         if !isStalled && now - lastSentence >= SerialWatchdog.stallAfter {
             isStalled = true
             return .stalled(bytes: bytesSinceSentence)
+        }
+        if !isStalled, !garbageReported, bytesSinceSentence > 0, now - lastSentence >= SerialWatchdog.garbageWarningAfter {
+            garbageReported = true
+            return .garbled(bytes: bytesSinceSentence)
         }
         return nil
     }

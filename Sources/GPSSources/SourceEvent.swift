@@ -15,4 +15,7 @@ public enum SourceEvent: Sendable, Hashable {
     case lost(String)
     /// The source is back after ``lost(_:)``; the text says what was reopened.
     case resumed(String)
+    /// Something is wrong but the source goes on (a receiver sending bytes that are not
+    /// NMEA); the text says what and what to do. Sent once per spell.
+    case trouble(String)
 }

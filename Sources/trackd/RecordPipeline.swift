@@ -85,6 +85,8 @@ final class RecordPipeline<Source: FixSource>: Service {
             logger.warning("the source was lost: \(why)")
             chimes?.play(.fixLost)
             await manager.sourceLost()
+        case .trouble(let what):
+            logger.warning("\(what)")
         case .resumed(let what):
             logger.notice("the source is back: \(what)")
         }

@@ -38,6 +38,7 @@ enum RecordingEntries {
         case .connected(let what): [.event(kind: "source-connected", detail: what)]
         case .lost(let why): [.event(kind: "source-lost", detail: why), .segmentBreak(reason: "source-lost"), .sourceGap]
         case .resumed(let what): [.event(kind: "source-resumed", detail: what)]
+        case .trouble(let what): [.event(kind: "source-trouble", detail: what)]
         case .fix(let fix): [.received(fix)]
         }
     }

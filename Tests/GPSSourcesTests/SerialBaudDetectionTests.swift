@@ -135,14 +135,26 @@ struct SerialBaudDetectionTests {
 
 @Suite("Serial watchdog")
 struct SerialWatchdogTests {
-    @Test("bytes without a sentence for 30 s stall the line once, with the bytes counted")
+    @Test("bytes without a sentence for 30 s stall the line once, with the bytes counted (after a warning at 10 s)")
     func garbageStalls() {
         var watchdog = SerialWatchdog(now: .zero)
-        #expect(watchdog.observe(bytes: 100, sentences: 0, now: .seconds(10)) == nil)
+        #expect(watchdog.observe(bytes: 100, sentences: 0, now: .seconds(10)) == .garbled(bytes: 100))
         #expect(watchdog.observe(bytes: 100, sentences: 0, now: .milliseconds(29_999)) == nil)
         #expect(watchdog.observe(bytes: 50, sentences: 0, now: .seconds(30)) == .stalled(bytes: 250))
         #expect(watchdog.observe(bytes: 50, sentences: 0, now: .seconds(90)) == nil)
         #expect(watchdog.isStalled)
+    }
+
+    @Test("bytes without a sentence for 10 s are worth one warning a spell; silence is not, and a sentence ends the spell")
+    func garbageWarns() {
+        var watchdog = SerialWatchdog(now: .zero)
+        #expect(watchdog.observe(bytes: 0, sentences: 0, now: .seconds(12)) == nil)
+        #expect(watchdog.observe(bytes: 40, sentences: 0, now: .seconds(13)) == .garbled(bytes: 40))
+        #expect(watchdog.observe(bytes: 40, sentences: 0, now: .seconds(14)) == nil)
+        #expect(watchdog.observe(bytes: 80, sentences: 1, now: .seconds(15)) == nil)
+        #expect(watchdog.observe(bytes: 40, sentences: 0, now: .seconds(24)) == nil)
+        #expect(watchdog.observe(bytes: 40, sentences: 0, now: .seconds(25)) == .garbled(bytes: 80))
+        #expect(!watchdog.isStalled)
     }
 
     @Test("silence for 30 s stalls the line with no bytes")

@@ -126,6 +126,41 @@ struct ReceiverFaultTests {
         #expect(recorder.stderr.contains("dropped a fix dated"), "\(recorder.stderr)")
     }
 
+    @Test("a receiver that sends garbage for over 10 s mid-recording is warned about once, and the recording goes on")
+    func garbageMidRecording() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (log, _) = try Self.simulate("hike", duration: "200s", seed: 6, in: dir)
+        let epochs = NMEAEpochs.split(try String(contentsOf: log, encoding: .utf8))
+        let store = dir.appendingPathComponent("tracks.sqlite")
+        let terminal = try PseudoTerminal()
+        let recorder = try BackgroundProcess(
+            ["record", "--source", terminal.slavePath, "--baud", "9600", "--store", store.path, "--no-chime"], in: dir)
+        defer { recorder.stop() }
+        var next = 0
+        #expect(Support.waitUntil(atMost: 30) {
+            terminal.writeNow(epochs[next])
+            next += 1
+            return (Support.rowCount(store, "point", track: 1) ?? 0) >= 20
+        }, "\(recorder.stderr)")
+        let garbageUntil = Date().addingTimeInterval(12)
+        var random = SeededRandom(seed: 3)
+        while Date() < garbageUntil {
+            terminal.writeNow(String((0..<60).map { _ in Character(UnicodeScalar(UInt8.random(in: 48...90, using: &random))) }))
+            usleep(100_000)
+        }
+        let before = Support.rowCount(store, "point", track: 1) ?? 0
+        for epoch in epochs[next..<(next + 30)] {
+            terminal.writeNow(epoch)
+            usleep(10_000)
+        }
+        #expect(Support.waitUntil(atMost: 10) { (Support.rowCount(store, "point", track: 1) ?? 0) >= before + 20 }, "\(recorder.stderr)")
+        recorder.send(SIGTERM)
+        #expect(recorder.waitForEnd() == .exited(0), "\(recorder.stderr)")
+        let warnings = recorder.stderr.components(separatedBy: "but no valid NMEA sentence").count - 1
+        #expect(warnings == 1, "\(recorder.stderr)")
+    }
+
     /// The distance, metres, from each point of `gpx` to the true polyline of `truth`.
     static func offPath(gpx: URL, truth: URL) throws -> (offsets: [Double], trueDistance: Double) {
         let rows = try String(contentsOf: truth, encoding: .utf8).split(separator: "\n").dropFirst()
@@ -222,5 +257,18 @@ struct ReceiverFaultTests {
         #expect(ending == .exited(0) || (ending == .signalled(SIGTERM) && tracks.isEmpty), "\(String(describing: ending)) \(recorder.stderr)")
         if delayMilliseconds >= 300 { #expect(ending == .exited(0), "\(recorder.stderr)") }
         #expect(!states.contains("recording"), "\(states)")
+    }
+}
+
+/// SplitMix64, so that the garbage is the same on every run.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -42,9 +42,29 @@
 /// | `other-navigation` | 100 m/s | 5 m/s² | 0.5 m/s | 1.0 m/s | 5 |
 /// | `airborne` | 350 m/s | 20 m/s² | 2.0 m/s | 5.0 m/s | 2 |
 ///
-/// A step between two accepted fixes is an impossible jump when its length exceeds the two
-/// fixes' combined accuracy (root sum of squares) plus the time step times the smaller of the
-/// maximum speed and the previous speed plus the maximum acceleration times the time step.
+/// ## Jumps
+///
+/// A position is checked against the last accepted one. The step may exceed the reachable
+/// distance by the two fixes' combined accuracy (root sum of squares). When both fixes carry
+/// the receiver's speed over ground and the two speeds differ by no more than the activity's
+/// acceleration allows (plus 1 m/s), the reachable distance is the time step times the larger
+/// speed, plus 10 % and 0.5 m/s, plus a quarter of the acceleration limit times the time step
+/// (at most 2 s of it): receivers measure that speed by Doppler, which multipath does not
+/// move, so a position 40-150 m off while the speed says walking is caught at once. Otherwise
+/// it is the smoothed speed times the time step plus half the acceleration limit times its
+/// square, at most the activity's maximum speed (or 1.25 times the smoothed speed, when
+/// higher) times the time step.
+///
+/// A position beyond that is **held back**, not stored. Held positions that go on from each
+/// other (at a car's limits) form a run; a later fix consistent with the track drops the run
+/// (``LocationRejection/impossibleJump``). The run is taken, every position in it stored, when
+/// it has at least 3 fixes and
+/// - spans 5 s and the step into it was possible for a car (a real fast move: getting into a
+///   car), counted in ``LocationStatistics/confirmedMoves``; or
+/// - spans 30 s, or outnumbers the fixes accepted since the track's position was last
+///   confirmed (a first fix that was the outlier): the track re-anchors there without
+///   counting the step's distance (``LocationStatistics/reanchors``).
+///
 /// Speed is the receiver's speed over ground when it sends one, otherwise the step length over
 /// the time step; the reported speed is the mean of the last ``speedSamples`` samples, except
 /// that a sample faster than the mean is reported at once.

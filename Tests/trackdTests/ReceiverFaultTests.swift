@@ -223,6 +223,28 @@ struct ReceiverFaultTests {
         #expect(((summary["rejected"] as? [String: Int])?["impossible-jump"] ?? 0) > 0)
     }
 
+    @Test(
+        "a bad value for record's numeric options is a usage error (64) naming the option and the value, negative numbers too",
+        arguments: [
+            (["--distance-filter", "abc"], "--distance-filter takes a number of metres (like 5) or 'none', not 'abc'"),
+            (["--distance-filter", "-5"], "--distance-filter takes a number of metres (like 5) or 'none', not '-5'"),
+            (["--speed", "fast"], "Please give --speed as a positive number"),
+            (["--speed", "-2"], "Please give --speed as a positive number"),
+            (["--volume", "-3"], "--volume must be a whole number from 0"),
+            (["--chime-every", "-1"], "--chime-every must be zero"),
+        ])
+    func badNumbers(arguments: [String], message: String) throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("tracks.sqlite")
+        let result = try Support.trackd(["record", "--source", Support.sample.path, "--store", store.path] + arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("CommandError"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Missing value"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store.path))
+    }
+
     @Test("SIGHUP (an SSH session that drops) ends a recording like SIGTERM: committed, closed, exit 0")
     func sighupEndsGracefully() throws {
         let dir = try Support.temporaryDirectory()

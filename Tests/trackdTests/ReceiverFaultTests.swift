@@ -22,19 +22,11 @@ struct ReceiverFaultTests {
         return (log, truth)
     }
 
-    /// `text` with the `index`th RMC's date (field 9, ddmmyy) moved by `days` days, its
-    /// checksum made right again.
+    /// `text` with the `index`th RMC's date (field 9, ddmmyy) moved by `days` days.
     static func redate(_ text: String, rmc index: Int, days: Int) -> String {
-        var seen = 0
-        // "\r\n" is one Character in Swift: split the normalised text.
-        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        for (i, line) in lines.enumerated() where line.contains("RMC,") {
-            defer { seen += 1 }
-            guard seen == index, let star = line.lastIndex(of: "*") else { continue }
-            var fields = line[line.index(after: line.startIndex)..<star].components(separatedBy: ",")
+        rewriteRMC(text, { $0 == index }) { fields in
             let date = fields[9]
             var components = DateComponents()
-            components.timeZone = TimeZone(identifier: "UTC")
             components.day = Int(date.prefix(2))
             components.month = Int(date.dropFirst(2).prefix(2))
             components.year = 2000 + (Int(date.suffix(2)) ?? 0)
@@ -43,6 +35,23 @@ struct ReceiverFaultTests {
             let moved = calendar.date(byAdding: .day, value: days, to: calendar.date(from: components)!)!
             let parts = calendar.dateComponents([.day, .month, .year], from: moved)
             fields[9] = String(format: "%02d%02d%02d", parts.day!, parts.month!, parts.year! % 100)
+        }
+    }
+
+    /// `text` with the fields of each RMC whose index passes `which` changed by `change`, its
+    /// checksum made right again, and without VTG sentences when `dropVTG`.
+    static func rewriteRMC(
+        _ text: String, dropVTG: Bool = false, _ which: (Int) -> Bool, _ change: (inout [String]) -> Void
+    ) -> String {
+        var seen = 0
+        // "\r\n" is one Character in Swift: split the normalised text.
+        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if dropVTG { lines.removeAll { $0.contains("VTG,") } }
+        for (i, line) in lines.enumerated() where line.contains("RMC,") {
+            defer { seen += 1 }
+            guard which(seen), let star = line.lastIndex(of: "*") else { continue }
+            var fields = line[line.index(after: line.startIndex)..<star].components(separatedBy: ",")
+            change(&fields)
             let body = fields.joined(separator: ",")
             let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
             lines[i] = "$" + body + String(format: "*%02X", sum)
@@ -243,6 +252,24 @@ struct ReceiverFaultTests {
         #expect(!result.stderr.contains("CommandError"), "\(result.stderr)")
         #expect(!result.stderr.contains("Missing value"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: store.path))
+    }
+
+    @Test("a car on a freeway recorded as fitness, by a receiver that sends no speed, keeps every fix and the whole distance")
+    func carWithoutSpeed() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (log, _) = try Self.simulate("freeway-drive", duration: "10m", seed: 1, in: dir)
+        let noSpeed = dir.appendingPathComponent("no-speed.nmea")
+        let text = Self.rewriteRMC(try String(contentsOf: log, encoding: .utf8), dropVTG: true, { _ in true }) { fields in
+            fields[7] = ""
+            fields[8] = ""
+        }
+        try text.write(to: noSpeed, atomically: true, encoding: .utf8)
+        let automotive = try Self.json(try Support.trackd(["replay", log.path, "--activity", "automotive-navigation", "--json"]).stdout)
+        let fitness = try Self.json(try Support.trackd(["replay", noSpeed.path, "--activity", "fitness", "--json"]).stdout)
+        #expect(fitness["points"] as? Int == automotive["points"] as? Int, "\(fitness)")
+        let expected = try #require(automotive["distance_m"] as? Double)
+        #expect(abs((fitness["distance_m"] as? Double ?? 0) - expected) / expected < 0.01, "\(fitness)")
     }
 
     @Test("SIGHUP (an SSH session that drops) ends a recording like SIGTERM: committed, closed, exit 0")

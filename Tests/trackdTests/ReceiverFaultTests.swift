@@ -105,6 +105,27 @@ struct ReceiverFaultTests {
         #expect((tracks[1]["duration_s"] as? Double ?? .infinity) <= (tracks[0]["duration_s"] as? Double ?? 0) + 1, "\(tracks)")
     }
 
+    @Test("the receiver's date stepping back a day for good: record keeps every fix, in a new segment, with a time-step event")
+    func sustainedStepRecorded() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (clean, _) = try Self.simulate("hike", duration: "1000s", seed: 4, in: dir)
+        let stepped = dir.appendingPathComponent("stepped.nmea")
+        let text = try String(contentsOf: clean, encoding: .utf8)
+        try Self.rewriteRMC(text, { $0 >= 500 }) { fields in
+            fields[9] = String(Int(fields[9].prefix(2))! - 1).leftPadded(2) + fields[9].dropFirst(2)
+        }.write(to: stepped, atomically: true, encoding: .utf8)
+        let store = dir.appendingPathComponent("tracks.sqlite")
+        for log in [clean, stepped] {
+            #expect(try Support.trackd(["record", "--source", log.path, "--store", store.path, "--no-chime"]).status == 0)
+        }
+        let tracks = try Support.tracks(store)
+        try #require(tracks.count == 2)
+        #expect(tracks[1]["points"] as? Int == tracks[0]["points"] as? Int, "\(tracks)")
+        #expect(tracks[1]["segments"] as? Int == (tracks[0]["segments"] as? Int).map { $0 + 1 }, "\(tracks)")
+        #expect(Support.query(store, "SELECT COUNT(*) FROM signal_event WHERE track_id = 2 AND kind = 'time-step'") == ["1"])
+    }
+
     @Test("a receiver on a tty sends one fix dated a year ahead mid-recording: the points keep coming, and the log says what was dropped")
     func badDateLive() throws {
         let dir = try Support.temporaryDirectory()
@@ -320,4 +341,9 @@ struct SeededRandom: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+extension String {
+    /// The string with zeros in front up to `width` characters.
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

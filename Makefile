@@ -1,5 +1,5 @@
 # Conveniences over scripts/ and swift; the README's commands need no make.
-.PHONY: all deps build test bench fuzz sample clean release install install-files uninstall
+.PHONY: all deps build test bench fuzz sample clean release deb install install-files uninstall
 
 all:
 	scripts/bootstrap
@@ -23,7 +23,7 @@ sample:
 	sample-nmea/make-sample.sh
 
 clean:
-	rm -rf .build .build-* hike.gpx
+	rm -rf .build .build-* hike.gpx dist
 
 # Install and remove (README "Running on a Raspberry Pi"). PREFIX and DESTDIR as usual;
 # BINARY names an already-built trackd, so that `make install-files` needs no build.
@@ -40,6 +40,10 @@ RULES = udev/60-trackd.rules
 # libsqlite3, libgps and libasound on the Pi, no Swift runtime.
 release:
 	swift build -c release --product trackd --scratch-path .build-release --static-swift-stdlib
+
+# The Debian package of this machine's architecture, in dist/ (scripts/package-deb).
+deb: release
+	scripts/package-deb --binary $(BINARY)
 
 install: release install-files
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \

@@ -9,7 +9,14 @@ _Static_assert(TRACKD_GPS_STATUS_SET == STATUS_SET, "gps.h STATUS_SET moved");
 _Static_assert(TRACKD_GPS_TIME_SET == TIME_SET, "gps.h TIME_SET moved");
 _Static_assert(TRACKD_GPS_SATELLITE_SET == SATELLITE_SET, "gps.h SATELLITE_SET moved");
 _Static_assert(TRACKD_GPS_DEVICE_SET == DEVICE_SET, "gps.h DEVICE_SET moved");
-_Static_assert(TRACKD_GPS_STATUS_DGPS == STATUS_DGPS_FIX && TRACKD_GPS_STATUS_RTK_FIX == STATUS_RTK_FIX
+// gps.h of gpsd 3.22 (Debian 12, API 11) names DGPS STATUS_DGPS_FIX; that of 3.25 (Debian 13,
+// API 14) renamed it STATUS_DGPS, with the same value. Check whichever this gps.h has.
+#if defined(STATUS_DGPS_FIX)
+#define TRACKD_LIBGPS_STATUS_DGPS STATUS_DGPS_FIX
+#else
+#define TRACKD_LIBGPS_STATUS_DGPS STATUS_DGPS
+#endif
+_Static_assert(TRACKD_GPS_STATUS_DGPS == TRACKD_LIBGPS_STATUS_DGPS && TRACKD_GPS_STATUS_RTK_FIX == STATUS_RTK_FIX
                && TRACKD_GPS_STATUS_RTK_FLT == STATUS_RTK_FLT && TRACKD_GPS_STATUS_DR == STATUS_DR
                && TRACKD_GPS_STATUS_TIME == STATUS_TIME && TRACKD_GPS_STATUS_SIM == STATUS_SIM
                && TRACKD_GPS_STATUS_PPS == STATUS_PPS_FIX, "gps.h STATUS_* changed");

@@ -1,5 +1,6 @@
-// C marshalling over libgps (gpsd 3.22, API 11): one function per thing Swift cannot do
-// with libgps directly. No policy: trackd decides what a report means, in Swift.
+// C marshalling over libgps (gpsd 3.22, API 11, as in Debian 12, and gpsd 3.25, API 14, as in
+// Debian 13: scripts/check-libgps-headers compiles it against both): one function per thing
+// Swift cannot do with libgps directly. No policy: trackd decides what a report means, in Swift.
 #pragma once
 
 #include <stdbool.h>
@@ -23,7 +24,7 @@ typedef struct trackd_gps trackd_gps;
 /// A DEVICE report.
 #define TRACKD_GPS_DEVICE_SET (1ull << 19)
 
-// Values of `trackd_gps_report.status` (gps.h's STATUS_* of 3.22, checked in gps_shim.c).
+// Values of `trackd_gps_report.status` (gps.h's STATUS_*, the same in 3.22 and 3.25, checked in gps_shim.c).
 #define TRACKD_GPS_STATUS_DGPS 2      // DGPS or SBAS corrections
 #define TRACKD_GPS_STATUS_RTK_FIX 3   // RTK, fixed integers
 #define TRACKD_GPS_STATUS_RTK_FLT 4   // RTK, float integers

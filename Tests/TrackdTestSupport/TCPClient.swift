@@ -90,7 +90,7 @@ public final class TCPClient {
     }
 
     /// `METHOD path` on a new connection, and the response.
-    public static func request(_ method: String = "GET", _ path: String, port: Int, atMost seconds: Double = 10) throws -> HTTPReply {
+    public static func request(_ method: String = "GET", _ path: String, port: Int, atMost seconds: Double = 30) throws -> HTTPReply {
         let client = try TCPClient(port: port)
         try client.send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         return try client.readResponse(atMost: seconds, head: method == "HEAD")

@@ -72,7 +72,7 @@ public struct LocationPolicy: Sendable {
     /// with them.
     static let dopplerChangeSlack = 1.0
     /// Without the receiver's speed, the speed limit is the activity's, or this many times the
-    /// smoothed speed after a confirmed fast move.
+    /// smoothed speed when that is higher, so that a confirmed fast move goes on.
     static let confirmedSpeedFactor = 1.25
 
     struct Sample: Sendable {

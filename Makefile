@@ -11,7 +11,7 @@ build:
 	swift build -c release --product trackd
 
 test:
-	swift test
+	swift test --no-parallel
 
 bench:
 	scripts/bench

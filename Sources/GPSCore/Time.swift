@@ -124,6 +124,11 @@ public struct FixTime: Sendable, Hashable, CustomStringConvertible {
         self.init(date: CalendarDate(daysSinceEpoch: Int(day)), timeOfDay: TimeOfDay(microseconds: time))
     }
 
+    /// The time `seconds` after 1970-01-01T00:00:00Z, rounded to the microsecond.
+    public init(secondsSinceEpoch seconds: Double) {
+        self.init(microsecondsSinceEpoch: Int64((seconds * 1e6).rounded()))
+    }
+
     /// Microseconds since 1970-01-01T00:00:00Z, when the date is known. Leap seconds are
     /// not counted (POSIX time): `23:59:60` maps onto the next day's `00:00:00`.
     public var microsecondsSinceEpoch: Int64? {

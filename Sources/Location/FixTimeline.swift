@@ -169,9 +169,14 @@ public struct FixTimeline<Element>: Sendable where Element: Sendable {
     /// after a stall, a log fed into a tty) goes on.
     private static func follows(_ seconds: Double, clock: Double?, after previous: (seconds: Double, clock: Double?)) -> Bool {
         guard seconds > previous.seconds else { return false }
-        var allowed = stepWithoutClockSeconds
-        if let clock, let then = previous.clock { allowed = max(allowed, clock - then) }
-        return seconds - previous.seconds <= allowed + forwardSlackSeconds
+        return seconds - previous.seconds <= allowedStep(clock: clock, since: previous.clock) + forwardSlackSeconds
+    }
+
+    /// The step of fix times taken as going on: ``stepWithoutClockSeconds``, or how far the
+    /// clock moved from `then` to `clock` when that is longer.
+    private static func allowedStep(clock: Double?, since then: Double?) -> Double {
+        guard let clock, let then else { return stepWithoutClockSeconds }
+        return max(stepWithoutClockSeconds, clock - then)
     }
 
     /// The time moved by whole week cycles when that puts it where the system clock or the
@@ -181,8 +186,7 @@ public struct FixTimeline<Element>: Sendable where Element: Sendable {
         if let systemTime {
             expected = (systemTime, Self.systemClockToleranceSeconds)
         } else if let anchor {
-            var moved = Self.stepWithoutClockSeconds
-            if let clock, let then = anchor.clock { moved = max(moved, clock - then) }
+            let moved = Self.allowedStep(clock: clock, since: anchor.clock)
             expected = (anchor.seconds + moved / 2, moved / 2 + Self.forwardSlackSeconds + Self.lateRepeatSeconds)
         } else {
             return nil

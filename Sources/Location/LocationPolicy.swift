@@ -182,7 +182,7 @@ public struct LocationPolicy: Sendable {
         for (arrival, seconds) in outcome.ready {
             var fix = arrival.fix
             if let original = fix.time?.secondsSinceEpoch, original != seconds {
-                let corrected = FixTime(microsecondsSinceEpoch: Int64((seconds * 1e6).rounded()))
+                let corrected = FixTime(secondsSinceEpoch: seconds)
                 events.append(.timeCorrected(fix, corrected: corrected))
                 fix.time = corrected
             }

@@ -84,7 +84,7 @@ struct Conversion {
         for (fix, corrected) in outcome.ready {
             var fix = fix
             if fix.time?.secondsSinceEpoch != corrected {
-                fix.time = FixTime(microsecondsSinceEpoch: Int64((corrected * 1e6).rounded()))
+                fix.time = FixTime(secondsSinceEpoch: corrected)
             }
             try write(fix)
         }

@@ -48,7 +48,7 @@ enum RecordingEntries {
 enum TimeStepText {
     /// `2024-06-01T08:00:00Z`, from seconds since 1970.
     static func time(_ seconds: Double) -> String {
-        FixTime(microsecondsSinceEpoch: Int64((seconds * 1e6).rounded())).description
+        FixTime(secondsSinceEpoch: seconds).description
     }
 
     /// A signed span in words: `1 s`, `3h20m00s`, `365 days`.

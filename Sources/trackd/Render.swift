@@ -147,7 +147,7 @@ struct Render: ParsableCommand {
         let points = gpx.segments.reduce(0) { $0 + $1.count }
         guard points > 0 else { throw RenderError.noPoints(track: track) }
         let start = gpx.segments.lazy.compactMap(\.first).first?.secondsSinceEpoch
-        let subtitle = base + (start.map { " · " + FixTime(secondsSinceEpoch: $0).description } ?? "")
+        let subtitle = base + (start.map { " · " + FixTime(secondsSinceEpoch: $0.rounded(.down)).description } ?? "")
         return Source(title: gpx.name ?? base, subtitle: subtitle, label: track, segments: gpx.segments, skipped: gpx.skippedPoints)
     }
 
@@ -234,15 +234,4 @@ func readWholeFile(_ path: String) -> [UInt8]? {
     var info = stat()
     guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return nil }
     return try? readInput(path)
-}
-
-extension FixTime {
-    /// The time `seconds` after 1970-01-01T00:00:00Z, to the second.
-    fileprivate init(secondsSinceEpoch seconds: Double) {
-        let whole = Int64(seconds.rounded(.down))
-        let day = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
-        self.init(
-            date: CalendarDate(daysSinceEpoch: Int(day)),
-            timeOfDay: TimeOfDay(microseconds: (whole - day * 86_400) * 1_000_000))
-    }
 }

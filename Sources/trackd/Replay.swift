@@ -148,7 +148,7 @@ struct ReplayRun {
             case .timeStepped(_, let to) where !lostFix && points > 0:
                 // A new segment after the receiver's clock stepped.
                 lostFix = true
-                out.append(Fix(time: FixTime(microsecondsSinceEpoch: Int64((to * 1e6).rounded()))))
+                out.append(Fix(time: FixTime(secondsSinceEpoch: to)))
             default:
                 break
             }

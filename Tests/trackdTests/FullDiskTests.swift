@@ -29,12 +29,7 @@ struct FullDiskTests {
 
         if killedRecorder {
             // A recorder killed mid-track: its commits are in the WAL only.
-            let recorder = try BackgroundProcess(
-                ["record", "--source", "simulate:hike", "--speed", "20", "--no-chime", "--store", store.path], in: dir)
-            defer { recorder.stop() }
-            try #require(Support.waitUntil(atMost: 60) { (Support.rowCount(store, "point", track: 2) ?? 0) >= 20 }, "\(recorder.stderr)")
-            recorder.stop()
-            expected[2] = try #require(Support.rowCount(store, "point", track: 2))
+            expected[2] = try Support.killRecorderMidTrack(store: store, in: dir)
             let wal = try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int ?? 0
             try #require(wal > 0, "the killed recorder's commits are not in the WAL")
         }

@@ -192,12 +192,7 @@ struct StoreFaultTests {
         try RecordCommandTests.recordSample(into: store, ["--no-chime"])
         var expected = [1: 1972]
         if state != .closed {
-            let recorder = try BackgroundProcess(
-                ["record", "--source", "simulate:hike", "--speed", "20", "--no-chime", "--store", store.path], in: dir)
-            defer { recorder.stop() }
-            try #require(Support.waitUntil(atMost: 60) { (Support.rowCount(store, "point", track: 2) ?? 0) >= 20 }, "\(recorder.stderr)")
-            recorder.stop()
-            expected[2] = try #require(Support.rowCount(store, "point", track: 2))
+            expected[2] = try Support.killRecorderMidTrack(store: store, in: dir)
             if state == .killedRecorderWithoutSharedMemory { try FileManager.default.removeItem(atPath: store.path + "-shm") }
         }
         // Readable by everyone, writable by root only, as /var/lib/trackd for its group.

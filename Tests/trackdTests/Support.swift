@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `trackd` and other programs, and finds the files the tests read.
 enum Support {
@@ -262,5 +263,19 @@ extension Support {
         try run("/usr/bin/truncate", ["-s", "\(max(0, size - leaveKiB * 1024))", filler.path])
         _ = try run("/usr/bin/sync", [])
         return filler
+    }
+}
+
+extension Support {
+    /// Starts a recorder of a simulated hike as track 2 of `store`, and SIGKILLs it once it has
+    /// committed 20 points: its commits are then in the write-ahead log only. Returns how many
+    /// points it committed.
+    static func killRecorderMidTrack(store: URL, in dir: URL) throws -> Int {
+        let recorder = try BackgroundProcess(
+            ["record", "--source", "simulate:hike", "--speed", "20", "--no-chime", "--store", store.path], in: dir)
+        defer { recorder.stop() }
+        try #require(waitUntil(atMost: 60) { (rowCount(store, "point", track: 2) ?? 0) >= 20 }, "\(recorder.stderr)")
+        recorder.stop()
+        return try #require(rowCount(store, "point", track: 2))
     }
 }

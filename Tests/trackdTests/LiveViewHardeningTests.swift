@@ -108,21 +108,14 @@ struct LiveViewHardeningTests {
             ["record", "--source", link, "--store", store.path, "--no-chime", "--serve", "127.0.0.1:\(port)"],
             descriptors: 256, environment: ["TRACKD_LIVE_REQUEST_TIMEOUT": "120"], in: dir, label: "record")
         defer { recorder.stop() }
-        var next = 0
-        func feed(_ terminal: PseudoTerminal, epochs count: Int) {
-            for _ in 0..<count where next < epochs.count {
-                terminal.writeNow(epochs[next])
-                next += 1
-                usleep(20_000)
-            }
-        }
+        var feed = EpochFeed(epochs)
         #expect(Support.waitUntil(atMost: 30) {
-            feed(first, epochs: 10)
+            feed.feed(first, epochs: 10)
             return (Support.rowCount(store, "point", track: 1) ?? 0) >= 50
         }, "\(recorder.stderr)")
 
         let slow = try Self.slowClients(400, port: port)
-        feed(first, epochs: 20)
+        feed.feed(first, epochs: 20)
         let beforeUnplug = Support.rowCount(store, "point", track: 1) ?? 0
 
         first.close()
@@ -135,11 +128,11 @@ struct LiveViewHardeningTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: second.slavePath)
         // The recorder looks for the receiver again every second or so: resumed within a few.
         #expect(Support.waitUntil(atMost: 10) {
-            feed(second, epochs: 5)
+            feed.feed(second, epochs: 5)
             return Support.query(store, "SELECT COUNT(*) FROM signal_event WHERE kind = 'source-resumed'") == ["1"]
         }, "\(recorder.stderr)")
         #expect(Support.waitUntil(atMost: 30) {
-            feed(second, epochs: 10)
+            feed.feed(second, epochs: 10)
             return (Support.rowCount(store, "point", track: 1) ?? 0) >= beforeUnplug + 50
         }, "\(recorder.stderr)")
         // The slow clients within the cap are still connected, all through.

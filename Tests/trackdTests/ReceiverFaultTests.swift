@@ -137,16 +137,13 @@ struct ReceiverFaultTests {
         let store = dir.appendingPathComponent("tracks.sqlite")
         let (terminal, recorder) = try Self.liveRecorder(in: dir, store: store)
         defer { recorder.stop() }
-        var next = Self.feedUntilRead(epochs, to: terminal, store: store)
-        try #require(next < 100, "trackd took \(next) epochs to start reading; \(recorder.stderr)")
-        let skipped = next - (Support.rowCount(store, "raw_fix", track: 1) ?? 0)
+        var feed = EpochFeed(epochs)
+        Self.feedUntilRead(&feed, to: terminal, store: store)
+        try #require(feed.next < 100, "trackd took \(feed.next) epochs to start reading; \(recorder.stderr)")
+        let skipped = feed.next - (Support.rowCount(store, "raw_fix", track: 1) ?? 0)
         #expect(Support.waitUntil(atMost: 60) {
-            for _ in 0..<10 where next < epochs.count {
-                terminal.writeNow(epochs[next])
-                next += 1
-                usleep(10_000)
-            }
-            return next >= epochs.count && (Support.rowCount(store, "raw_fix", track: 1) ?? 0) >= epochs.count - skipped - 2
+            feed.feed(terminal, epochs: 10, pauseMicroseconds: 10_000)
+            return feed.isFinished && (Support.rowCount(store, "raw_fix", track: 1) ?? 0) >= epochs.count - skipped - 2
         }, "\(recorder.stderr)")
         recorder.send(SIGTERM)
         #expect(recorder.waitForEnd() == .exited(0), "\(recorder.stderr)")
@@ -165,18 +162,13 @@ struct ReceiverFaultTests {
         return (terminal, recorder)
     }
 
-    /// Writes epochs one at a time until trackd has committed one (it reads the tty): how
-    /// many were written. Epochs written before it opened the tty may be lost.
-    static func feedUntilRead(_ epochs: [String], to terminal: PseudoTerminal, store: URL) -> Int {
-        var next = 0
+    /// Writes epochs one at a time until trackd has committed one (it reads the tty). Epochs
+    /// written before it opened the tty may be lost.
+    static func feedUntilRead(_ feed: inout EpochFeed, to terminal: PseudoTerminal, store: URL) {
         _ = Support.waitUntil(atMost: 30) {
-            if next < epochs.count {
-                terminal.writeNow(epochs[next])
-                next += 1
-            }
+            feed.feed(terminal, epochs: 1, pauseMicroseconds: 0)
             return (Support.rowCount(store, "raw_fix", track: 1) ?? 0) > 0
         }
-        return next
     }
 
     @Test("a receiver that sends garbage for over 10 s mid-recording is warned about once, and the recording goes on")
@@ -188,10 +180,9 @@ struct ReceiverFaultTests {
         let store = dir.appendingPathComponent("tracks.sqlite")
         let (terminal, recorder) = try Self.liveRecorder(in: dir, store: store)
         defer { recorder.stop() }
-        var next = 0
+        var feed = EpochFeed(epochs)
         #expect(Support.waitUntil(atMost: 30) {
-            terminal.writeNow(epochs[next])
-            next += 1
+            feed.feed(terminal, epochs: 1, pauseMicroseconds: 0)
             return (Support.rowCount(store, "point", track: 1) ?? 0) >= 20
         }, "\(recorder.stderr)")
         let garbageUntil = Date().addingTimeInterval(12)
@@ -201,10 +192,7 @@ struct ReceiverFaultTests {
             usleep(100_000)
         }
         let before = Support.rowCount(store, "point", track: 1) ?? 0
-        for epoch in epochs[next..<(next + 30)] {
-            terminal.writeNow(epoch)
-            usleep(10_000)
-        }
+        feed.feed(terminal, epochs: 30, pauseMicroseconds: 10_000)
         #expect(Support.waitUntil(atMost: 10) { (Support.rowCount(store, "point", track: 1) ?? 0) >= before + 20 }, "\(recorder.stderr)")
         recorder.send(SIGTERM)
         #expect(recorder.waitForEnd() == .exited(0), "\(recorder.stderr)")

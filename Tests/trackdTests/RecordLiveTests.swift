@@ -27,23 +27,16 @@ struct RecordLiveTests {
         // Something to detect the baud rate on before trackd starts listening.
         let recorder = try BackgroundProcess(["record", "--source", link, "--store", store.path], in: dir)
         defer { recorder.stop() }
-        var next = 0
-        func feed(_ terminal: PseudoTerminal, epochs count: Int) {
-            for _ in 0..<count where next < epochs.count {
-                terminal.writeNow(epochs[next])
-                next += 1
-                usleep(20_000)
-            }
-        }
+        var feed = EpochFeed(epochs)
         // Feed until trackd has committed points (bounded).
         #expect(Support.waitUntil(atMost: 30) {
-            feed(first, epochs: 10)
+            feed.feed(first, epochs: 10)
             return (Support.rowCount(store, "point", track: 1) ?? 0) >= 100
         }, "\(recorder.stderr)")
         // Epochs written before trackd opened the tty are not all read (a slow start on a
         // loaded machine): count from what it has read so far.
         let readBefore = Support.rowCount(store, "raw_fix", track: 1) ?? 0
-        feed(first, epochs: 20)
+        feed.feed(first, epochs: 20)
         #expect(Support.waitUntil(atMost: 10) { (Support.rowCount(store, "raw_fix", track: 1) ?? 0) >= readBefore + 18 })
         let beforeUnplug = Support.rowCount(store, "point", track: 1) ?? 0
 
@@ -59,7 +52,7 @@ struct RecordLiveTests {
         let second = try PseudoTerminal()
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: second.slavePath)
         #expect(Support.waitUntil(atMost: 30) {
-            feed(second, epochs: 10)
+            feed.feed(second, epochs: 10)
             return (Support.rowCount(store, "point", track: 1) ?? 0) >= beforeUnplug + 50
         }, "\(recorder.stderr)")
 

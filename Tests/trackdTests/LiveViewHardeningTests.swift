@@ -69,21 +69,23 @@ struct LiveViewHardeningTests {
 
         let slow = try Self.slowClients(300, port: port)
         let before = try #require(Self.cpuSeconds(server.pid))
-        // Over the cap: answered 503 and closed at once.
-        var refused = 0
-        for client in slow {
-            if case .closed(let bytes) = client.readUntilClosed(atMost: 0.05), HTTPReply(bytes, head: false)?.status == 503 {
-                refused += 1
-            }
-        }
-        #expect(refused >= 300 - 64, "\(refused) of 300 refused")
         Thread.sleep(forTimeInterval: 1)
         let used = try #require(Self.cpuSeconds(server.pid)) - before
         // A server whose accept fails with EMFILE spins a whole core (seconds of CPU here).
         #expect(used < 0.5, "\(used) s of CPU while 300 slow clients were connected")
-        // The ones within the cap are closed after the 2 s request timeout, with no answer.
+        // Over the cap: answered 503 and closed at once. Within it: closed after the 2 s request
+        // timeout with no answer. Every one is closed well within 10 s (however slowly a loaded
+        // machine lets the server accept them), and told which it was by what it received.
         let deadline = Date().addingTimeInterval(10)
-        let open = slow.filter { $0.readUntilClosed(atMost: max(0.01, deadline.timeIntervalSinceNow)) == .open(Data()) }.count
+        var refused = 0
+        var open = 0
+        for client in slow {
+            switch client.readUntilClosed(atMost: max(0.01, deadline.timeIntervalSinceNow)) {
+            case .closed(let bytes): if HTTPReply(bytes, head: false)?.status == 503 { refused += 1 }
+            case .open: open += 1
+            }
+        }
+        #expect(refused >= 300 - 64, "\(refused) of 300 refused")
         #expect(open == 0, "\(open) slow connections still open")
         #expect(Self.page(port: port, atMost: 10) == 200)
         server.send(SIGTERM)

@@ -1,5 +1,5 @@
 # Conveniences over scripts/ and swift; the README's commands need no make.
-.PHONY: all deps build test bench fuzz sample clean release deb install install-files uninstall
+.PHONY: all deps build test bench fuzz sample clean release deb deb-arm64 check-arm64 install install-files uninstall
 
 all:
 	scripts/bootstrap
@@ -44,6 +44,15 @@ release:
 # The Debian package of this machine's architecture, in dist/ (scripts/package-deb).
 deb: release
 	scripts/package-deb --binary $(BINARY)
+
+# The arm64 package for Raspberry Pi OS and Debian 13 trixie, cross-built on an amd64 Debian
+# machine (scripts/cross-arm64: a trixie chroot and an arm64 sysroot, downloaded once into
+# ~/.cache/trackd/arm64), and its run under qemu-aarch64 (scripts/check-arm64).
+deb-arm64: release
+	scripts/package-deb --arch arm64
+
+check-arm64:
+	scripts/check-arm64
 
 install: release install-files
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \

@@ -1,5 +1,5 @@
 # Conveniences over scripts/ and swift; the README's commands need no make.
-.PHONY: all deps build test bench fuzz sample clean release deb deb-arm64 check-arm64 install install-files uninstall
+.PHONY: all deps build test bench fuzz sample clean release manual-tool deb deb-arm64 check-arm64 install install-files uninstall
 
 all:
 	scripts/bootstrap
@@ -37,9 +37,18 @@ UNITS = systemd/trackd@.service systemd/trackd.service systemd/trackd-live.servi
 RULES = udev/60-trackd.rules
 
 # A release binary with the Swift standard library linked in: it needs only glibc,
-# libsqlite3, libgps and libasound on the Pi, no Swift runtime.
+# libsqlite3, libgps and libasound on the Pi, no Swift runtime. The flags (scripts/release-flags)
+# also lay its code out for a small resident size; the man-page tool is built with the same
+# ones, so that the two builds share their modules.
+RELEASE_FLAGS = $(shell scripts/release-flags)
+
 release:
-	swift build -c release --product trackd --scratch-path .build-release --static-swift-stdlib
+	@# the link reads link/trackd.order, which swift build does not watch
+	@if [ .build-release/release/trackd -ot link/trackd.order ]; then rm -f .build-release/release/trackd; fi
+	swift build -c release --product trackd --scratch-path .build-release $(RELEASE_FLAGS)
+
+manual-tool:
+	swift build -c release --product generate-manual --scratch-path .build-release $(RELEASE_FLAGS)
 
 # The Debian package of this machine's architecture, in dist/ (scripts/package-deb).
 deb: release

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How many connections the live view can take without running the process out of file
 /// descriptors.
 ///
@@ -14,7 +6,9 @@ import Darwin
 /// socket, still readable, is polled and accepted from again at once. Worse, the recorder
 /// beside it cannot open its receiver again after an unplug. So the connections are kept
 /// below the descriptor limit: the soft limit is raised towards the hard one when it is too
-/// low for the cap and ``reserve``, and the cap is lowered when even that is not enough.
+/// low for the cap and ``reserve``, and the cap is lowered when even that is not enough. This
+/// is the plan; the process that serves sets its limit and gives the server the cap
+/// (``LiveViewLimits/maximumConnections``).
 public struct DescriptorBudget: Sendable, Hashable {
     /// Descriptors kept for everything but the live view's connections: the store's
     /// connections and their write-ahead logs, the receiver or gpsd socket, audio, NIO's and
@@ -35,27 +29,4 @@ public struct DescriptorBudget: Sendable, Hashable {
         return DescriptorBudget(
             raiseSoftLimit: raised > soft ? raised : nil, connections: max(1, min(wanted, raised - reserve)))
     }
-
-    /// Plans for `wanted` connections under this process's limits and raises its soft limit
-    /// if the plan says so; the connections to serve.
-    static func apply(wanted: Int) -> (connections: Int, softLimit: Int) {
-        var limit = rlimit()
-        guard getrlimit(rlimitNoFile, &limit) == 0 else { return (wanted, -1) }
-        let soft = Int(clamping: UInt64(limit.rlim_cur))
-        let hard = limit.rlim_max == rlim_t.max ? Int.max : Int(clamping: UInt64(limit.rlim_max))
-        let budget = plan(wanted: wanted, soft: soft, hard: hard)
-        guard let raise = budget.raiseSoftLimit else { return (budget.connections, soft) }
-        var raised = limit
-        raised.rlim_cur = rlim_t(raise)
-        guard setrlimit(rlimitNoFile, &raised) == 0 else {
-            return (plan(wanted: wanted, soft: soft, hard: soft).connections, soft)
-        }
-        return (budget.connections, raise)
-    }
-
-    #if canImport(Glibc)
-    private static let rlimitNoFile = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #else
-    private static let rlimitNoFile = RLIMIT_NOFILE
-    #endif
 }

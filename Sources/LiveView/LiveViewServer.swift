@@ -69,12 +69,7 @@ public struct LiveViewServer: Service {
         let address = self.address
         let gate = listening
         let logger = self.logger
-        let (cap, descriptors) = DescriptorBudget.apply(wanted: limits.maximumConnections)
-        if cap < limits.maximumConnections {
-            logger.warning(
-                "the live view serves at most \(cap) connections, not \(limits.maximumConnections): the process may open only \(descriptors) files (raise LimitNOFILE= or ulimit -n)")
-        }
-        let connections = ConnectionCount(limit: cap)
+        let connections = ConnectionCount(limit: limits.maximumConnections)
         let timeout = TimeAmount.nanoseconds(
             limits.requestTimeout.components.seconds * 1_000_000_000 + limits.requestTimeout.components.attoseconds / 1_000_000_000)
         let app = Application(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LiveView
+import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -29,6 +30,21 @@ enum LiveViewEnvironment {
             }
             limits.requestTimeout = .milliseconds(Int64((seconds * 1_000).rounded()))
         }
+        return limits
+    }
+
+    /// The limits above, with as many connections as this process's descriptors allow
+    /// (``DescriptorBudget``): its soft limit is raised towards the hard one when the plan
+    /// says so, and a lowered cap is logged.
+    static func limitsWithinDescriptors(logger: Logger) throws(ValidationError) -> LiveViewLimits {
+        var limits = try self.limits()
+        let wanted = limits.maximumConnections
+        let (cap, descriptors) = DescriptorLimit.fit(connections: wanted)
+        if cap < wanted {
+            logger.warning(
+                "the live view serves at most \(cap) connections, not \(wanted): the process may open only \(descriptors) files (raise LimitNOFILE= or ulimit -n)")
+        }
+        limits.maximumConnections = cap
         return limits
     }
 

@@ -240,7 +240,7 @@ struct Record: AsyncParsableCommand {
         let server = try settings.serve.map { text in
             LiveViewServer(
                 store: try TrackStore.open(at: store.path, access: .read), track: .id(recorder.trackID),
-                address: try ListenAddress(parsing: text), limits: try LiveViewEnvironment.limits(), logger: logger)
+                address: try ListenAddress(parsing: text), limits: try LiveViewEnvironment.limitsWithinDescriptors(logger: logger), logger: logger)
         }
         let pipeline = RecordPipeline(
             source: source, manager: manager, recorder: recorder, chimes: player, logger: logger, showsStatus: onTerminal,

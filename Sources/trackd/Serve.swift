@@ -76,7 +76,7 @@ struct Serve: AsyncParsableCommand {
             return { @Sendable (zoom: Int, x: Int, y: Int) in folder.tile(zoom: zoom, x: x, y: y) }
         }
         let server = LiveViewServer(
-            store: store, track: selector, address: address, tile: tile, limits: try LiveViewEnvironment.limits(), logger: logger)
+            store: store, track: selector, address: address, tile: tile, limits: try LiveViewEnvironment.limitsWithinDescriptors(logger: logger), logger: logger)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

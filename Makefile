@@ -43,8 +43,7 @@ RULES = udev/60-trackd.rules
 RELEASE_FLAGS = $(shell scripts/release-flags)
 
 release:
-	@# the link reads link/trackd.order, which swift build does not watch
-	@if [ .build-release/release/trackd -ot link/trackd.order ]; then rm -f .build-release/release/trackd; fi
+	@scripts/release-flags --relink .build-release/release/trackd
 	swift build -c release --product trackd --scratch-path .build-release $(RELEASE_FLAGS)
 
 manual-tool:
@@ -57,7 +56,7 @@ deb: release
 # The arm64 package for Raspberry Pi OS and Debian 13 trixie, cross-built on an amd64 Debian
 # machine (scripts/cross-arm64: a trixie chroot and an arm64 sysroot, downloaded once into
 # ~/.cache/trackd/arm64), and its run under qemu-aarch64 (scripts/check-arm64).
-deb-arm64: release
+deb-arm64:
 	scripts/package-deb --arch arm64
 
 check-arm64:

@@ -1,7 +1,9 @@
 """Feeding trackd and its peers a receiver's NMEA in real time through pseudo-terminals, and
 putting programs in the page cache as a 4 KiB-page kernel holds them: shared by
 scripts/bench-daemon and scripts/order-file."""
-import os, re, subprocess, threading, time
+import os, re, shutil, subprocess, sys, threading, time
+
+KIT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "bench")
 
 
 def epochs_of(path):
@@ -79,3 +81,19 @@ def pty_pair(work, name):
             return p, feed, device
         time.sleep(0.05)
     raise SystemExit("socat made no pseudo-terminal pair")
+
+
+def prime_programs(*programs):
+    """``prime`` for programs (paths, or names found on PATH) and the libraries they load."""
+    paths = [p if os.sep in p else shutil.which(p) for p in programs]
+    paths = [p for p in paths if p]
+    prime(set(paths + [lib for p in paths for lib in libraries(p)]))
+
+
+def walk(path, rate, seconds, seed):
+    """Writes to `path` a walk of `seconds` at `rate` Hz from the benchmark kit's generator
+    (RMC, VTG, GGA, GSA, 3 GSV, GST per epoch); its epochs."""
+    subprocess.run([sys.executable, os.path.join(KIT, "gen_nmea.py"), "--mode", "walk", "--rate", str(rate),
+                    "--duration", str(int(seconds)), "--seed", str(seed), "-o", path],
+                   check=True, stderr=subprocess.DEVNULL)
+    return epochs_of(path)

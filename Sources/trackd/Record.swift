@@ -225,10 +225,8 @@ struct Record: AsyncParsableCommand {
         let systemTime: @Sendable () -> Double?
         if isLive { systemTime = SynchronisedClock.now } else { systemTime = { nil } }
         let manager = LocationManager(configuration: configuration, clock: source.clock, systemTime: systemTime)
-        let recorder = try TrackRecorder(
-            store: store, name: name, settings: trackSettings, createdAtMicroseconds: Record.wallClockMicroseconds(),
-            version: TrackdVersion.string, clock: ContinuousClock(), logger: logger)
-        logger.info("recording track \(recorder.trackID) into \(store.path)")
+        // What can fail is done before the track is created, so that a failure leaves no track
+        // open as `recording`.
         let player = try settings.chimePlayer(logger: logger)
         // The live view reads the store as the recorder commits; the recording starts once
         // it listens, so that a port in use stops trackd before anything is recorded. It reads
@@ -237,10 +235,16 @@ struct Record: AsyncParsableCommand {
         // hold. Its reads run on a queue of its own (LiveView's StoreReader), its sockets on
         // NIO's event loops: the cooperative pool that runs the pipeline, the manager and the
         // recorder's commits never waits on a client.
-        let server = try settings.serve.map { text in
-            LiveViewServer(
-                store: try TrackStore.open(at: store.path, access: .read), track: .id(recorder.trackID),
-                address: try ListenAddress(parsing: text), limits: try LiveViewEnvironment.limitsWithinDescriptors(logger: logger), logger: logger)
+        let liveViewInputs = try settings.serve.map { text in
+            (store: try TrackStore.open(at: store.path, access: .read), address: try ListenAddress(parsing: text),
+             limits: try LiveViewEnvironment.limitsWithinDescriptors(logger: logger))
+        }
+        let recorder = try TrackRecorder(
+            store: store, name: name, settings: trackSettings, createdAtMicroseconds: Record.wallClockMicroseconds(),
+            version: TrackdVersion.string, clock: ContinuousClock(), logger: logger)
+        logger.info("recording track \(recorder.trackID) into \(store.path)")
+        let server = liveViewInputs.map {
+            LiveViewServer(store: $0.store, track: .id(recorder.trackID), address: $0.address, limits: $0.limits, logger: logger)
         }
         let pipeline = RecordPipeline(
             source: source, manager: manager, recorder: recorder, chimes: player, logger: logger, showsStatus: onTerminal,

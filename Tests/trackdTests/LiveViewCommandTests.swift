@@ -261,6 +261,14 @@ struct LiveViewCommandTests {
         #expect(record.status == 1, "\(record.stderr)")
         #expect(record.stderr.contains("127.0.0.1:\(port)") && record.stderr.contains("already in use"), "\(record.stderr)")
         #expect(try Support.tracks(store).isEmpty, "no track was started")
+        // A bad limit for the live view, from the environment: refused before a track is made.
+        var environment = ProcessInfo.processInfo.environment
+        environment["TRACKD_LIVE_CONNECTIONS"] = "0"
+        let badLimit = try Support.run(Support.trackd.path, [
+            "record", "--source", Support.sample.path, "--no-chime", "--store", store.path, "--serve", "127.0.0.1:0",
+        ], environment: environment)
+        #expect(badLimit.status != 0 && badLimit.stderr.contains("TRACKD_LIVE_CONNECTIONS must be"), "\(badLimit.stderr)")
+        #expect(try Support.tracks(store).isEmpty, "no track was left behind")
 
         // The configuration file asks for a live view on that port; --serve none turns it off.
         let config = dir.appendingPathComponent("trackd.toml")

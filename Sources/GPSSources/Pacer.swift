@@ -9,9 +9,10 @@
 ///
 /// The pacer also gives the offset for the source's ``LogClock``: the ``LogTime`` of the fix.
 struct Pacer: Sendable, Hashable {
-    /// The largest step in log time replayed as it is, in microseconds: 60 s. A longer one is
-    /// a gap in the recording, not a minute of the journey.
-    static let maximumGapMicroseconds: Int64 = 60_000_000
+    /// The largest step in log time replayed as it is, in microseconds: the step the log clock
+    /// follows (``LogTime/maximumStepMicroseconds``, 60 s). A longer one is a gap in the
+    /// recording, not a minute of the journey.
+    static let maximumGapMicroseconds = LogTime.maximumStepMicroseconds
     /// ``maximumGapMicroseconds`` as a duration.
     static let maximumGap = Duration.microseconds(maximumGapMicroseconds)
 
@@ -25,8 +26,8 @@ struct Pacer: Sendable, Hashable {
     }
 
     let speed: ReplaySpeed
-    /// Time of the first fix with a time, microseconds since 1970.
-    private var firstMicroseconds: Int64?
+    /// Whether a fix with a time has been scheduled.
+    private var started = false
     /// Time of the previous fix with a time.
     private var previousMicroseconds: Int64 = 0
     /// Log time (microseconds since 1970) and pacing offset of the current anchor.
@@ -44,8 +45,8 @@ struct Pacer: Sendable, Hashable {
     /// The step for a fix with time `microseconds` since 1970 (``GPSCore/FixTime/microsecondsSinceEpoch``).
     mutating func schedule(microseconds t: Int64) -> Step {
         let logOffset = logTime.advance(toFixAt: t)
-        guard firstMicroseconds != nil else {
-            firstMicroseconds = t
+        guard started else {
+            started = true
             previousMicroseconds = t
             anchorMicroseconds = t
             return Step(due: isPaced ? .zero : nil, logOffset: .zero)

@@ -46,9 +46,6 @@ final class ConnectionCount: Sendable {
         self.limit = limit
     }
 
-    /// The connections open now.
-    var current: Int { open.load(ordering: .relaxed) }
-
     /// Counts one more connection if there is room; false (and nothing counted) if not.
     func admit() -> Bool {
         var current = open.load(ordering: .relaxed)

@@ -70,8 +70,7 @@ public struct LiveViewServer: Service {
         let gate = listening
         let logger = self.logger
         let connections = ConnectionCount(limit: limits.maximumConnections)
-        let timeout = TimeAmount.nanoseconds(
-            limits.requestTimeout.components.seconds * 1_000_000_000 + limits.requestTimeout.components.attoseconds / 1_000_000_000)
+        let timeout = TimeAmount(limits.requestTimeout)
         let app = Application(
             router: makeRouter(),
             server: HTTPServerBuilder { responder in

@@ -90,11 +90,6 @@ public struct FixTimeline<Element>: Sendable where Element: Sendable {
 
     public init() {}
 
-    /// The last accepted time, seconds since 1970.
-    public var lastSeconds: Double? { anchor?.seconds }
-    /// How many fixes are held, waiting for the time line to decide.
-    public var heldCount: Int { held.count }
-
     /// Takes one fix dated `seconds` since 1970, arriving at `clock` (seconds on any clock that
     /// runs with real or log time; nil when there is none) with the synchronised system clock
     /// at `systemTime` (seconds since 1970; nil when not synchronised or not live).

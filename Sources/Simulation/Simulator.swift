@@ -39,10 +39,7 @@ public struct Simulator: Sequence, IteratorProtocol, Sendable {
         let offset = Int64(index) * settings.rate.periodMicroseconds
         let seconds = Double(offset) / 1e6
         let micros = startMicroseconds + offset
-        let day = micros >= 0 ? micros / TimeOfDay.microsecondsPerDay : (micros + 1) / TimeOfDay.microsecondsPerDay - 1
-        let time = FixTime(
-            date: CalendarDate(daysSinceEpoch: Int(day)),
-            timeOfDay: TimeOfDay(microseconds: micros - day * TimeOfDay.microsecondsPerDay))
+        let time = FixTime(microsecondsSinceEpoch: micros)
         let (satellites, hasFix) = receiver.observe(at: seconds)
         let truth = TruePosition(
             time: time, coordinate: path.coordinate, altitudeMSLMeters: path.altitudeMSLMeters,

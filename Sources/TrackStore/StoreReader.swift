@@ -78,7 +78,6 @@ final class StoreReader: Sendable {
         state = Mutex(connection)
     }
 
-    var mode: ReadingMode { state.withLock { $0.mode } }
     var note: ReadingNote? { state.withLock { $0.note } }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
@@ -114,16 +113,10 @@ final class StoreReader: Sendable {
         do {
             let queue = try open(path, .shared, options: options, migrated: migrated)
             return Connection(queue: queue, mode: .shared, note: nil, files: files)
-        } catch let error as StoreError {
-            throw error
         } catch let error as DatabaseError where Self.cannotCreateFiles(error) {
             // SQLite cannot create the -wal or -shm beside the store: a directory, file or file
             // system this user cannot write.
-            do {
-                return try connectWithoutSharedMemory(path: path, options: options, migrated: migrated, files: files, note: nil)
-            } catch {
-                throw StoreError(error, path: path)
-            }
+            return try connectWithoutSharedMemory(path: path, options: options, migrated: migrated, files: files, note: nil)
         } catch {
             throw StoreError(error, path: path)
         }
@@ -137,8 +130,6 @@ final class StoreReader: Sendable {
             do {
                 let queue = try open(path, .privateIndex, options: options, migrated: migrated)
                 return Connection(queue: queue, mode: .privateIndex, note: note, files: files)
-            } catch let error as StoreError {
-                throw error
             } catch let error as DatabaseError where Self.cannotCreateFiles(error) {
                 walNote = .walUnreadable(path: path, reason: error.message ?? "\(error.resultCode)")
             } catch {

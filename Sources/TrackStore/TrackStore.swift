@@ -146,12 +146,6 @@ public final class TrackStore: Sendable {
         }
     }
 
-    /// How this store reads: ``ReadingMode/shared`` for a writer.
-    public var readingMode: ReadingMode {
-        if case .reader(let reader) = connection { return reader.mode }
-        return .shared
-    }
-
     /// Why this reading store reads without shared memory, when the user should know; nil
     /// otherwise.
     public var readingNote: ReadingNote? {
@@ -261,12 +255,12 @@ public final class TrackStore: Sendable {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
-    /// `PRAGMA quick_check`: `["ok"]` for a sound store, else SQLite's findings. It checks
+    /// Throws ``StoreError/damaged(path:detail:)`` when `PRAGMA quick_check` finds damage. It checks
     /// every page of every b-tree but not that indexes match their tables; on a store of a
     /// day of 1 Hz points it takes a fraction of `integrity_check`'s time (BENCHMARKS.md,
     /// "Checking a store before recording").
-    public func quickCheck() throws(StoreError) -> [String] {
-        try read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+    func quickCheck() throws(StoreError) {
+        try Self.requireSound(try read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }, path: path)
     }
 
     /// Throws ``StoreError/damaged(path:detail:)`` when `PRAGMA quick_check` finds damage.
@@ -277,6 +271,11 @@ public final class TrackStore: Sendable {
         } catch {
             throw StoreError(error, path: path)
         }
+        try requireSound(findings, path: path)
+    }
+
+    /// Throws ``StoreError/damaged(path:detail:)`` unless `PRAGMA quick_check` said "ok".
+    private static func requireSound(_ findings: [String], path: String) throws(StoreError) {
         guard findings == ["ok"] else {
             throw .damaged(path: path, detail: "PRAGMA quick_check: " + findings.prefix(3).joined(separator: "; "))
         }
@@ -380,8 +379,7 @@ public final class TrackStore: Sendable {
             let reason = String(cString: strerror(errno))
             if errno == ENOENT {
                 if mustExist { throw .noStore(path: path) }
-                let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-                let directory = parent.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : parent
+                let directory = parentDirectory(of: path)
                 var parentInfo = stat()
                 if stat(directory, &parentInfo) != 0 {
                     throw .cannotOpen(path: path, reason: "its directory \(directory) does not exist")

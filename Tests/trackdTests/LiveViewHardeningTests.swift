@@ -97,44 +97,40 @@ struct LiveViewHardeningTests {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("tracks.sqlite")
-        let link = dir.appendingPathComponent("gps0").path
-        let epochs = RecordLiveTests.epochs
+        let epochs = Support.sampleEpochs
         try #require(epochs.count > 400)
         let port = try GPSDHarness.freePort()
 
-        let first = try PseudoTerminal()
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: first.slavePath)
+        let receiver = try PluggedReceiver(at: dir.appendingPathComponent("gps0").path)
         // 256 descriptors, as a unit with a low LimitNOFILE=; the slow clients are held for
         // two minutes, longer than the test.
         let recorder = try Self.trackd(
-            ["record", "--source", link, "--store", store.path, "--no-chime", "--serve", "127.0.0.1:\(port)"],
+            ["record", "--source", receiver.link, "--store", store.path, "--no-chime", "--serve", "127.0.0.1:\(port)"],
             descriptors: 256, environment: ["TRACKD_LIVE_REQUEST_TIMEOUT": "120"], in: dir, label: "record")
         defer { recorder.stop() }
         var feed = EpochFeed(epochs)
         #expect(Support.waitUntil(atMost: 30) {
-            feed.feed(first, epochs: 10)
+            feed.feed(receiver.terminal, epochs: 10)
             return (Support.rowCount(store, "point", track: 1) ?? 0) >= 50
         }, "\(recorder.stderr)")
 
         let slow = try Self.slowClients(400, port: port)
-        feed.feed(first, epochs: 20)
+        feed.feed(receiver.terminal, epochs: 20)
         let beforeUnplug = Support.rowCount(store, "point", track: 1) ?? 0
 
-        first.close()
-        try FileManager.default.removeItem(atPath: link)
+        try receiver.unplug()
         #expect(Support.waitUntil(atMost: 10) {
             (Support.query(store, "SELECT COUNT(*) FROM signal_event WHERE kind = 'source-lost'") ?? []) == ["1"]
         }, "\(recorder.stderr)")
 
-        let second = try PseudoTerminal()
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: second.slavePath)
+        try receiver.plugIn()
         // The recorder looks for the receiver again every second or so: resumed within a few.
         #expect(Support.waitUntil(atMost: 10) {
-            feed.feed(second, epochs: 5)
+            feed.feed(receiver.terminal, epochs: 5)
             return Support.query(store, "SELECT COUNT(*) FROM signal_event WHERE kind = 'source-resumed'") == ["1"]
         }, "\(recorder.stderr)")
         #expect(Support.waitUntil(atMost: 30) {
-            feed.feed(second, epochs: 10)
+            feed.feed(receiver.terminal, epochs: 10)
             return (Support.rowCount(store, "point", track: 1) ?? 0) >= beforeUnplug + 50
         }, "\(recorder.stderr)")
         // The slow clients within the cap are still connected, all through.

@@ -12,7 +12,7 @@ import Glibc
 @Suite("trackd record and sources with gpsd and receiver ttys", .serialized, .timeLimit(.minutes(2)))
 struct RecordGPSDTests {
     /// The sample hike's epochs (1 Hz fix times), as text.
-    static let epochs: [String] = (try? NMEAEpochs.split(contentsOf: Support.sample)) ?? []
+    static let epochs = Support.sampleEpochs
 
     /// The line `trackd sources` ends with when it found something to record from.
     static func autoLine(_ source: String) -> String {

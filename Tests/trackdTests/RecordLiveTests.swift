@@ -10,49 +10,42 @@ import Glibc
 /// a symbolic link standing in for udev's `/dev/gps0`.
 @Suite("trackd record from a serial receiver", .serialized, .timeLimit(.minutes(2)))
 struct RecordLiveTests {
-    /// The sample's epochs, as text.
-    static let epochs: [String] = (try? NMEAEpochs.split(contentsOf: Support.sample)) ?? []
-
     @Test("unplugging ends the segment, nothing before it is lost, and replugging resumes into a new segment")
     func unplugAndReplug() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("tracks.sqlite")
-        let link = dir.appendingPathComponent("gps0").path
-        let epochs = Self.epochs
+        let epochs = Support.sampleEpochs
         try #require(epochs.count > 400)
 
-        let first = try PseudoTerminal()
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: first.slavePath)
+        let receiver = try PluggedReceiver(at: dir.appendingPathComponent("gps0").path)
         // Something to detect the baud rate on before trackd starts listening.
-        let recorder = try BackgroundProcess(["record", "--source", link, "--store", store.path], in: dir)
+        let recorder = try BackgroundProcess(["record", "--source", receiver.link, "--store", store.path], in: dir)
         defer { recorder.stop() }
         var feed = EpochFeed(epochs)
         // Feed until trackd has committed points (bounded).
         #expect(Support.waitUntil(atMost: 30) {
-            feed.feed(first, epochs: 10)
+            feed.feed(receiver.terminal, epochs: 10)
             return (Support.rowCount(store, "point", track: 1) ?? 0) >= 100
         }, "\(recorder.stderr)")
         // Epochs written before trackd opened the tty are not all read (a slow start on a
         // loaded machine): count from what it has read so far.
         let readBefore = Support.rowCount(store, "raw_fix", track: 1) ?? 0
-        feed.feed(first, epochs: 20)
+        feed.feed(receiver.terminal, epochs: 20)
         #expect(Support.waitUntil(atMost: 10) { (Support.rowCount(store, "raw_fix", track: 1) ?? 0) >= readBefore + 18 })
         let beforeUnplug = Support.rowCount(store, "point", track: 1) ?? 0
 
         // Unplug: the device goes away, and so does its link.
-        first.close()
-        try FileManager.default.removeItem(atPath: link)
+        try receiver.unplug()
         #expect(Support.waitUntil(atMost: 10) {
             (Support.query(store, "SELECT COUNT(*) FROM signal_event WHERE kind = 'source-lost'") ?? []) == ["1"]
         }, "\(recorder.stderr)")
         #expect(recorder.isRunning, "trackd waits for the receiver")
 
         // Replug: a new device behind the same link.
-        let second = try PseudoTerminal()
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: second.slavePath)
+        try receiver.plugIn()
         #expect(Support.waitUntil(atMost: 30) {
-            feed.feed(second, epochs: 10)
+            feed.feed(receiver.terminal, epochs: 10)
             return (Support.rowCount(store, "point", track: 1) ?? 0) >= beforeUnplug + 50
         }, "\(recorder.stderr)")
 

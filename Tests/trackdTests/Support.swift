@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackdTestSupport
 
 /// Runs the built `trackd` and other programs, and finds the files the tests read.
 enum Support {
@@ -10,6 +11,8 @@ enum Support {
         ?? shared.appendingPathComponent("nmea-corpus").path)
     static let gpxSchema = shared.appendingPathComponent("schemas/gpx-1.1.xsd")
     static let sample = repository.appendingPathComponent("sample-nmea/hike.nmea")
+    /// The sample's epochs, as text.
+    static let sampleEpochs: [String] = (try? NMEAEpochs.split(contentsOf: sample)) ?? []
 
     /// The `trackd` built beside this test bundle.
     static let trackd: URL = {
@@ -277,5 +280,31 @@ extension Support {
         try #require(waitUntil(atMost: 60) { (rowCount(store, "point", track: 2) ?? 0) >= 20 }, "\(recorder.stderr)")
         recorder.stop()
         return try #require(rowCount(store, "point", track: 2))
+    }
+}
+
+/// A receiver behind a symbolic link standing in for udev's `/dev/gps0`: a pseudo-terminal
+/// that can be unplugged (closed, with its link removed) and plugged in again (a new one
+/// behind the same link).
+final class PluggedReceiver {
+    let link: String
+    private(set) var terminal: PseudoTerminal
+
+    init(at link: String) throws {
+        self.link = link
+        terminal = try PseudoTerminal()
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: terminal.slavePath)
+    }
+
+    /// The device goes away, and so does its link.
+    func unplug() throws {
+        terminal.close()
+        try FileManager.default.removeItem(atPath: link)
+    }
+
+    /// A new device behind the same link.
+    func plugIn() throws {
+        terminal = try PseudoTerminal()
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: terminal.slavePath)
     }
 }

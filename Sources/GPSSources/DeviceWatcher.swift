@@ -23,23 +23,13 @@ enum DeviceWatcher {
         return stat(path, &status) == 0
     }
 
-    /// Blocks until `path` is present or `isStopped` turns true, looking every ``pollInterval``;
+    /// Blocks until `path` is present or `stop` is set, looking every ``pollInterval``;
     /// returns whether it is present.
-    static func waitUntilPresent(_ path: String, isStopped: () -> Bool) -> Bool {
-        while !isStopped() {
+    static func waitUntilPresent(_ path: String, stop: StopFlag) -> Bool {
+        while !stop.isSet {
             if isPresent(path) { return true }
-            pause(pollInterval)
+            stop.sleep(pollInterval)
         }
         return false
-    }
-
-    /// Blocks the calling thread for `duration` (the rest of it after a signal, too).
-    static func pause(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
-            request = remaining
-        }
     }
 }

@@ -59,12 +59,14 @@ final class GPSDConnection {
         return connection
     }
 
-    /// Waits up to `timeoutMicroseconds` for a report and reads it.
-    func read(timeoutMicroseconds: Int32) -> Read {
+    /// Waits up to `timeout` for a report and reads it; returns ``Read/nothing`` at once when
+    /// `stop` is set.
+    func read(timeout: Duration, until stop: StopFlag? = nil) -> Read {
         guard let gps else { return .closed }
-        let waiting = holdsPartialReport
-            ? socketReadable(trackd_gps_fd(gps), timeoutMilliseconds: timeoutMicroseconds / 1000)
-            : trackd_gps_waiting(gps, timeoutMicroseconds)
+        // libgps may hold whole reports already read from the socket; otherwise wait on the
+        // socket and the stop flag together.
+        let waiting = (!holdsPartialReport && trackd_gps_waiting(gps, 0))
+            || socketReadable(trackd_gps_fd(gps), timeout: timeout, stop: stop)
         guard waiting else { return .nothing }
         let status = trackd_gps_read(gps, &report)
         holdsPartialReport = status == 0
@@ -80,8 +82,12 @@ final class GPSDConnection {
     }
 }
 
-/// Whether `fd` has bytes (or end of file, or an error) to read within the timeout.
-private func socketReadable(_ fd: Int32, timeoutMilliseconds: Int32) -> Bool {
-    var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    return poll(&request, 1, timeoutMilliseconds) > 0
+/// Whether `fd` has bytes (or end of file, or an error) to read within the timeout; false
+/// at once when `stop` is set.
+private func socketReadable(_ fd: Int32, timeout: Duration, stop: StopFlag?) -> Bool {
+    var requests = [
+        pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: stop?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+    ]
+    return poll(&requests, 2, pollMilliseconds(timeout)) > 0 && requests[0].revents != 0
 }

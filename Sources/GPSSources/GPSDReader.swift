@@ -10,17 +10,15 @@ import Darwin
 
 /// The gpsd read loop: connect, turn reports into events, and reconnect when gpsd goes away.
 ///
-/// Runs on a ``ReaderThread``, blocking in libgps for at most ``waitMicroseconds`` at a time
-/// so that it notices within that long that the consumer has gone.
+/// Runs on a ``ReaderThread``, blocking on gpsd's socket and the reader's ``StopFlag``
+/// together, so that it wakes when a report comes or the consumer has gone, and not between.
 struct GPSDReader {
-    /// The longest one wait for a report blocks: how soon a stopped source lets go of gpsd.
-    static let waitMicroseconds: Int32 = 250_000
+    /// The longest one wait for a report blocks.
+    static let wait = Duration.seconds(2)
     /// How long a fix waits for a more complete report of the same time. gpsd sends one TPV
     /// per position sentence of an epoch (2 to 4 for most receivers), each more complete than
     /// the last, within milliseconds; the manager takes one fix per time, so the last wins.
-    static let epochQuietMicroseconds: Int32 = 100_000
-    /// The longest one slice of a reconnect delay sleeps, for the same reason.
-    static let sleepSlice = Duration.milliseconds(100)
+    static let epochQuiet = Duration.milliseconds(100)
 
     let address: GPSDAddress
     let device: String?
@@ -40,8 +38,7 @@ struct GPSDReader {
             pending = nil
         }
         while !control.isStopped {
-            let wait = pending == nil ? Self.waitMicroseconds : Self.epochQuietMicroseconds
-            switch connection.read(timeoutMicroseconds: wait) {
+            switch connection.read(timeout: pending == nil ? Self.wait : Self.epochQuiet, until: control.stop) {
             case .report(let report):
                 if GPSDFixMapping.isSKY(report) {
                     sky = GPSDFixMapping.sky(from: report)
@@ -76,28 +73,12 @@ struct GPSDReader {
         _ backoff: inout ReconnectBackoff, _ control: ReaderThread.Control<SourceEvent>
     ) -> GPSDConnection? {
         while !control.isStopped {
-            sleep(backoff.nextDelay(), unlessStopped: control)
-            if control.isStopped { return nil }
+            if control.stop.sleep(backoff.nextDelay()) { return nil }
             if let connection = try? GPSDConnection.open(address, device: device) {
                 backoff.reset()
                 return connection
             }
         }
         return nil
-    }
-
-    /// Sleeps the reader thread for `delay`, in slices, returning early once the consumer stops.
-    private func sleep(_ delay: Duration, unlessStopped control: ReaderThread.Control<SourceEvent>) {
-        var left = delay
-        while left > .zero, !control.isStopped {
-            let slice = min(left, Self.sleepSlice)
-            let (seconds, attoseconds) = slice.components
-            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-            var remaining = timespec()
-            while nanosleep(&request, &remaining) != 0, errno == EINTR {
-                request = remaining
-            }
-            left -= slice
-        }
     }
 }

@@ -38,6 +38,9 @@ package enum ReaderThread {
 
         /// Whether the consumer has gone.
         package var isStopped: Bool { stopped.isSet }
+
+        /// The flag behind ``isStopped``, for waits that should end as soon as it is set.
+        package var stop: StopFlag { stopped }
     }
 
     /// Starts `loop` on a new thread and returns what it yields.
@@ -76,20 +79,72 @@ package enum ReaderThreadError: Error, CustomStringConvertible {
     }
 }
 
-/// A flag set once, read from any thread.
+/// A flag set once, read from any thread, that also ends the reader's waits.
+///
+/// A reader blocks in `poll` on its device with ``descriptor`` beside it: the read end of a
+/// pipe that becomes readable when the flag is set. So a reader needs no short timeout to
+/// notice that its consumer has gone, and sleeps until its device speaks (one wake-up an
+/// epoch, as gpsd has, rather than four a second).
 package final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)
+    private let readEnd: Int32
+    private let writeEnd: Int32
 
-    package init() {}
+    package init() {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+            (readEnd, writeEnd) = (ends[0], ends[1])
+        } else {
+            // Out of descriptors: waits then end only at their timeouts.
+            (readEnd, writeEnd) = (-1, -1)
+        }
+    }
 
-    package func set() { flag.store(true, ordering: .releasing) }
+    deinit {
+        if readEnd >= 0 { close(readEnd) }
+        if writeEnd >= 0 { close(writeEnd) }
+    }
+
+    package func set() {
+        guard !flag.exchange(true, ordering: .acquiringAndReleasing), writeEnd >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
 
     package var isSet: Bool { flag.load(ordering: .acquiring) }
+
+    /// Readable once the flag is set (to put in a `poll` beside the device); -1 when no pipe
+    /// could be had, which `poll` ignores.
+    package var descriptor: Int32 { readEnd }
+
+    /// Sleeps for `duration`, or less once the flag is set; returns whether it is set.
+    @discardableResult
+    package func sleep(_ duration: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let end = clock.now + duration
+        while !isSet {
+            let left = clock.now.duration(to: end)
+            guard left > .zero else { break }
+            var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, pollMilliseconds(left))
+        }
+        return isSet
+    }
 }
 
-/// Runs `body` on a detached thread; false if none could be created.
+/// `duration` in whole milliseconds for `poll`, rounded up, at least 1 and at most a minute.
+package func pollMilliseconds(_ duration: Duration) -> Int32 {
+    let (seconds, attoseconds) = duration.components
+    let ms = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    return Int32(min(max(ms, 1), 60_000))
+}
+
+/// Runs `body` on a detached thread named `name` (as `top -H` and `/proc/PID/task` show it,
+/// cut to 15 bytes); false if none could be created.
 private func startThread(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
-    let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    let box = Unmanaged.passRetained(ThreadBody(name: name, body)).toOpaque()
     var thread = pthread_t()
     guard pthread_create(&thread, nil, readerThreadEntry, box) == 0 else {
         Unmanaged<ThreadBody>.fromOpaque(box).release()
@@ -100,12 +155,30 @@ private func startThread(name: String, _ body: @escaping @Sendable () -> Void) -
 }
 
 private final class ThreadBody {
+    let name: String
     let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    init(name: String, _ run: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.run = run
+    }
 }
 
 private func readerThreadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     guard let context else { return nil }
-    Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().run()
+    let body = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
+    nameThisThread(body.name)
+    body.run()
     return nil
+}
+
+/// Names the calling thread: the kernel keeps 15 bytes (`pthread_setname_np` is not visible
+/// to Swift without `_GNU_SOURCE`, so through `/proc/thread-self/comm`, as it does).
+package func nameThisThread(_ name: String) {
+    #if os(Linux)
+    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    let bytes = Array(name.utf8.prefix(15))
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    #endif
 }

@@ -138,14 +138,20 @@ final class SerialPort {
     }
 
     /// Waits up to `timeout` for bytes and reads what has arrived into `buffer`. Retries on EINTR.
-    func read(into buffer: UnsafeMutableRawBufferPointer, timeout: Duration) -> ReadResult {
+    /// Returns ``ReadResult/timeout`` at once when `stop` is set.
+    func read(into buffer: UnsafeMutableRawBufferPointer, timeout: Duration, until stop: StopFlag? = nil) -> ReadResult {
         guard let descriptor else { return .gone("closed") }
-        var entry = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&entry, 1, SerialPort.milliseconds(timeout))
+        var entries = [
+            pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stop?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+        ]
+        let ready = poll(&entries, 2, pollMilliseconds(timeout))
         if ready < 0 {
             return errno == EINTR ? .timeout : .gone("poll: " + describeSystemError(Errno(rawValue: errno)))
         }
-        if ready == 0 { return .timeout }
+        let entry = entries[0]
+        // Nothing from the device (a timeout, or the stop flag set): the caller looks again.
+        if ready == 0 || entry.revents == 0 { return .timeout }
         if entry.revents & Int16(POLLNVAL) != 0 { return .gone("poll: not open") }
         // On POLLHUP or POLLERR, read anyway: it returns what is left, then 0 or EIO.
         do {
@@ -164,10 +170,4 @@ final class SerialPort {
         descriptor = nil
     }
 
-    /// `duration` in whole milliseconds for `poll`, at least 1 and at most a minute.
-    static func milliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        let ms = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        return Int32(min(max(ms, 1), 60_000))
-    }
 }

@@ -48,7 +48,7 @@ extension SerialSource {
         let counters = SerialCounters()
         let results = ReaderThread.stream(of: SerialProbe.self, name: "probe \(path)") { control in
             let session = SerialSession(settings, counters: counters)
-            if let (rate, bytes) = try session.probeOnly(listening: listening, isStopped: { control.isStopped }) {
+            if let (rate, bytes) = try session.probeOnly(listening: listening, stop: control.stop) {
                 control.yield(SerialProbe(baud: rate, bytes: bytes, allowMissingChecksum: allowMissingChecksum))
             }
         }

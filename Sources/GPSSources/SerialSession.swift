@@ -20,13 +20,15 @@ struct SerialSettings: Sendable {
 /// The blocking read loop of a ``SerialSource``, on its reader thread: open, detect the rate,
 /// read and parse, and wait for the device after an unplug.
 ///
-/// The waits are `poll` timeouts and sleeps of at most ``readWait`` on this thread, so that
-/// a consumer that has gone is noticed that quickly. Time is read from `ContinuousClock`,
+/// The waits are `poll`s on the device and the reader's ``StopFlag``, so that a consumer that
+/// has gone is noticed at once, and that a receiver sending once a second wakes the thread
+/// once a second. Time is read from `ContinuousClock`,
 /// the source's clock, and handed to the pure policies (``BaudDetection``,
 /// ``SerialWatchdog``) as durations.
 final class SerialSession {
-    /// The longest a read waits before looking whether the consumer has gone: 250 ms.
-    static let readWait = Duration.milliseconds(250)
+    /// The longest a read waits for bytes before the silence is looked at (the watchdog, the
+    /// device node): 2 s, longer than a receiver's slowest usual rate of one epoch a second.
+    static let readWait = Duration.seconds(2)
     /// The size of one read: more than a second of NMEA at 38400 baud, so that a backlog
     /// after a stall takes few reads.
     static let bufferBytes = 4096
@@ -52,18 +54,18 @@ final class SerialSession {
     /// Opens the device and detects its rate; nil when the consumer stopped first.
     /// Detects the rate, then goes on listening for `listening`; the rate and every byte read
     /// at it. Nil when stopped.
-    func probeOnly(listening: Duration, isStopped: () -> Bool) throws(SourceError) -> (rate: BaudRate, bytes: [UInt8])? {
+    func probeOnly(listening: Duration, stop: StopFlag) throws(SourceError) -> (rate: BaudRate, bytes: [UInt8])? {
         let rates = settings.rates(first: nil)
         let port = try SerialPort.open(path, baud: rates.first ?? .b9600)
         defer { port.close() }
-        switch try detect(port, rates: rates, isStopped: isStopped) {
+        switch try detect(port, rates: rates, stop: stop) {
         case .found(let rate, var bytes):
             let clock = ContinuousClock()
             let end = clock.now + listening
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
             defer { buffer.deallocate() }
-            while clock.now < end, !isStopped() {
-                guard case .bytes(let n) = port.read(into: buffer, timeout: min(clock.now.duration(to: end), .milliseconds(250)))
+            while clock.now < end, !stop.isSet {
+                guard case .bytes(let n) = port.read(into: buffer, timeout: clock.now.duration(to: end), until: stop)
                 else { continue }
                 bytes += buffer.prefix(n)
             }
@@ -78,7 +80,7 @@ final class SerialSession {
         let rates = settings.rates(first: nil)
         var port = try SerialPort.open(path, baud: rates.first ?? .b9600)
         var captured: [UInt8]
-        switch try detect(port, rates: rates, isStopped: { control.isStopped }) {
+        switch try detect(port, rates: rates, stop: control.stop) {
         case .found(_, let bytes): captured = bytes
         case .stopped: return
         case .gone(let reason):
@@ -118,7 +120,7 @@ final class SerialSession {
     ///
     /// - Throws: ``SourceError/noNMEAAtAnyBaud(device:rates:bytesSeen:sample:checksumless:)``
     ///   when none did; ``SourceError/cannotConfigure(path:reason:)`` when a rate cannot be set.
-    private func detect(_ port: SerialPort, rates: [BaudRate], isStopped: () -> Bool) throws(SourceError) -> Detection {
+    private func detect(_ port: SerialPort, rates: [BaudRate], stop: StopFlag) throws(SourceError) -> Detection {
         var report = BaudSearchReport()
         for rate in rates {
             try port.setBaud(rate)
@@ -126,9 +128,9 @@ final class SerialSession {
             var captured: [UInt8] = []
             let begin = ContinuousClock.now
             while true {
-                if isStopped() { return .stopped }
+                if stop.isSet { return .stopped }
                 let left = settings.detectionTimeout - begin.duration(to: .now)
-                let result = buffer.withUnsafeMutableBytes { port.read(into: $0, timeout: min(SerialSession.readWait, left)) }
+                let result = buffer.withUnsafeMutableBytes { port.read(into: $0, timeout: min(SerialSession.readWait, left), until: stop) }
                 let verdict: BaudDetection.Verdict
                 switch result {
                 case .bytes(let count):
@@ -159,7 +161,7 @@ final class SerialSession {
     private func readUntilGone(_ port: SerialPort, _ control: ReaderThread.Control<SourceEvent>) -> String? {
         var watchdog = SerialWatchdog(now: elapsed())
         while !control.isStopped {
-            let result = buffer.withUnsafeMutableBytes { port.read(into: $0, timeout: SerialSession.readWait) }
+            let result = buffer.withUnsafeMutableBytes { port.read(into: $0, timeout: SerialSession.readWait, until: control.stop) }
             let change: SerialWatchdog.Change?
             switch result {
             case .bytes(let count):
@@ -217,18 +219,19 @@ final class SerialSession {
     ///
     /// Opening may fail for a while after the node appears (udev has not yet set its group,
     /// ModemManager probes a new ttyACM: EACCES, EBUSY); a receiver may take seconds to talk
-    /// after power-up. All of that is waited out, looking again every 250 ms.
+    /// after power-up. All of that is waited out, looking again every
+    /// ``DeviceWatcher/pollInterval``.
     private func reconnect(at rate: BaudRate, _ control: ReaderThread.Control<SourceEvent>) -> (SerialPort, [UInt8])? {
-        while DeviceWatcher.waitUntilPresent(path, isStopped: { control.isStopped }) {
+        while DeviceWatcher.waitUntilPresent(path, stop: control.stop) {
             if let port = try? SerialPort.open(path, baud: rate) {
-                let outcome = try? detect(port, rates: settings.rates(first: rate), isStopped: { control.isStopped })
+                let outcome = try? detect(port, rates: settings.rates(first: rate), stop: control.stop)
                 switch outcome {
                 case .found(_, let bytes)?: return (port, bytes)
                 case .stopped?: return nil
                 case .gone?, nil: port.close()
                 }
             }
-            DeviceWatcher.pause(DeviceWatcher.pollInterval)
+            control.stop.sleep(DeviceWatcher.pollInterval)
         }
         return nil
     }

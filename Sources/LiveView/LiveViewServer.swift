@@ -30,8 +30,8 @@ import Darwin
 ///
 /// Clients cannot hold the server, or the recorder beside it, for long: ``limits`` caps the
 /// connections and the time a request may take to arrive, and the event streams read the
-/// store on a queue of their own (``StoreReader``), so that the tasks of Swift's cooperative
-/// pool, which `trackd record --serve` shares with its recording, only ever await.
+/// store on a queue of their own (``StoreReader``), so that the server's tasks on Swift's
+/// cooperative pool only ever await.
 public struct LiveViewServer: Service {
     public let store: TrackStore
     public let track: TrackSelector

@@ -6,6 +6,10 @@ import Synchronization
 /// Writes one track as it is recorded: takes ``RecordingEntry``s and commits them in short
 /// transactions, at least once every ``commitInterval`` on its clock.
 ///
+/// Entries wait in an inbox under a lock, and the recorder's task wakes for the interval (or
+/// a full batch), not for each entry: a live recording costs one wake-up a second here,
+/// whatever the receiver's rate.
+///
 /// Nothing is dropped: entries wait in an unbounded buffer, and a failed commit (a full
 /// disk) keeps them in memory and tries again at the next interval, logging once. Up to
 /// ``maximumPending`` entries are held; beyond that the recording stops with
@@ -27,27 +31,32 @@ public final class TrackRecorder: Service, Sendable {
 
     private let store: TrackStore
     private let clock: any Clock<Duration>
+    /// Where the recorder's tasks run; nil for Swift's global executor.
+    private let executor: (any TaskExecutor)?
     private let logger: Logger
+    /// What wakes the recorder's task: the interval, or a full batch in the inbox.
     private let input: AsyncStream<Input>
     private let continuation: AsyncStream<Input>.Continuation
     /// Entries handed over and not yet taken in.
-    private let backlog = Atomic<Int>(0)
+    private let inbox = Mutex<[RecordingEntry]>([])
     /// ``waitForRoom()`` waits while more entries than this are waiting: a log replayed as
     /// fast as it can be read is held to the store's pace, in about a megabyte.
     public static let backlogLimit = 2_000
 
     enum Input: Sendable {
-        case entry(RecordingEntry)
+        /// ``maximumBatch`` entries are waiting.
+        case batchReady
         case commitDue
     }
 
     /// Starts a track in `store` and returns its recorder.
     public init(
         store: TrackStore, name: String?, settings: TrackSettings, createdAtMicroseconds: Int64, version: String,
-        clock: any Clock<Duration>, logger: Logger
+        clock: any Clock<Duration>, executor: (any TaskExecutor)? = nil, logger: Logger
     ) throws(StoreError) {
         self.store = store
         self.clock = clock
+        self.executor = executor
         self.logger = logger
         trackID = try store.beginTrack(
             name: name, settings: settings, createdAtMicroseconds: createdAtMicroseconds, version: version)
@@ -56,14 +65,17 @@ public final class TrackRecorder: Service, Sendable {
 
     /// Hands an entry over; never waits.
     public func record(_ entry: RecordingEntry) {
-        backlog.add(1, ordering: .relaxed)
-        continuation.yield(.entry(entry))
+        let waiting = inbox.withLock { inbox in
+            inbox.append(entry)
+            return inbox.count
+        }
+        if waiting == Self.maximumBatch { continuation.yield(.batchReady) }
     }
 
     /// Waits while more than ``backlogLimit`` entries wait to be taken in (a replay faster than
     /// the store); returns at once otherwise, as it always does for a live receiver.
     public func waitForRoom() async {
-        while backlog.load(ordering: .relaxed) > Self.backlogLimit {
+        while inbox.withLock({ $0.count }) > Self.backlogLimit {
             do { try await clock.sleep(for: .milliseconds(5)) } catch { return }
         }
     }
@@ -77,11 +89,11 @@ public final class TrackRecorder: Service, Sendable {
     /// last commit fails (the track stays `recording`, and the next recorder recovers it).
     public func run() async throws {
         // An unstructured task: cancellation of the caller must not cut the drain short.
-        try await Task { try await self.consume() }.value
+        try await Task(executorPreference: executor) { try await self.consume() }.value
     }
 
     private func consume() async throws {
-        let ticker = Task { [clock, continuation] in
+        let ticker = Task(executorPreference: executor) { [clock, continuation] in
             while !Task.isCancelled {
                 do { try await clock.sleep(for: Self.commitInterval) } catch { return }
                 continuation.yield(.commitDue)
@@ -91,10 +103,9 @@ public final class TrackRecorder: Service, Sendable {
         var session = RecordingSession(trackID: trackID)
         var failing = false
         for await item in input {
+            takeIn(&session)
             switch item {
-            case .entry(let entry):
-                backlog.subtract(1, ordering: .relaxed)
-                session.append(entry)
+            case .batchReady:
                 // While commits fail, only the interval retries them.
                 if session.pending.count >= Self.maximumBatch && !failing {
                     try commit(&session, failing: &failing)
@@ -103,6 +114,7 @@ public final class TrackRecorder: Service, Sendable {
                 try commit(&session, failing: &failing)
             }
         }
+        takeIn(&session)
         do {
             try store.commit(session.pending, track: trackID)
             session.committed()
@@ -111,6 +123,16 @@ public final class TrackRecorder: Service, Sendable {
             throw pendingError(error, session)
         }
         logger.info("closed track \(trackID)", metadata: ["points": "\(session.pointsRecorded)"])
+    }
+
+    /// Moves the entries waiting in the inbox into `session`, in the order they came.
+    private func takeIn(_ session: inout RecordingSession) {
+        let entries = inbox.withLock { inbox in
+            let taken = inbox
+            inbox = []
+            return taken
+        }
+        for entry in entries { session.append(entry) }
     }
 
     private func commit(_ session: inout RecordingSession, failing: inout Bool) throws {

@@ -212,9 +212,22 @@ struct Record: AsyncParsableCommand {
         }
     }
 
+    /// Records from `source` on the ``RecordingThread``: the pipeline, the manager, the
+    /// recorder and their timers wake one thread, not Swift's pool.
     private func record<S: FixSource>(
         from source: S, name: String?, settings: RecordSettings, store: TrackStore, logger: Logger, onTerminal: Bool,
         signals: UnixSignalsSequence, isLive: Bool = false
+    ) async throws {
+        try await withTaskExecutorPreference(RecordingThread.shared) {
+            try await recordHere(
+                from: source, name: name, settings: settings, store: store, logger: logger, onTerminal: onTerminal,
+                signals: signals, isLive: isLive)
+        }
+    }
+
+    private func recordHere<S: FixSource>(
+        from source: S, name: String?, settings: RecordSettings, store: TrackStore, logger: Logger, onTerminal: Bool,
+        signals: UnixSignalsSequence, isLive: Bool
     ) async throws {
         let configuration = try settings.locationConfiguration()
         let trackSettings = TrackSettings(
@@ -224,7 +237,10 @@ struct Record: AsyncParsableCommand {
         // a simulation keeps the times it was made with.
         let systemTime: @Sendable () -> Double?
         if isLive { systemTime = SynchronisedClock.now } else { systemTime = { nil } }
-        let manager = LocationManager(configuration: configuration, clock: source.clock, systemTime: systemTime)
+        // A receiver's timers run on the recording thread's clock; a log's or a simulation's
+        // on the source's own.
+        let clock = source.clock is ContinuousClock ? RecordingThread.clock : source.clock
+        let manager = LocationManager(configuration: configuration, clock: clock, systemTime: systemTime)
         // What can fail is done before the track is created, so that a failure leaves no track
         // open as `recording`.
         let player = try settings.chimePlayer(logger: logger)
@@ -233,15 +249,15 @@ struct Record: AsyncParsableCommand {
         // through a read-only connection of its own, as `trackd serve` does, not the
         // recorder's pool: no connection, queue or lock of the recorder's is the server's to
         // hold. Its reads run on a queue of its own (LiveView's StoreReader), its sockets on
-        // NIO's event loops: the cooperative pool that runs the pipeline, the manager and the
-        // recorder's commits never waits on a client.
+        // NIO's event loops, its tasks on Swift's pool: the recording thread that runs the
+        // pipeline, the manager and the recorder's commits never waits on a client.
         let liveViewInputs = try settings.serve.map { text in
             (store: try TrackStore.open(at: store.path, access: .read), address: try ListenAddress(parsing: text),
              limits: try LiveViewEnvironment.limitsWithinDescriptors(logger: logger))
         }
         let recorder = try TrackRecorder(
             store: store, name: name, settings: trackSettings, createdAtMicroseconds: Record.wallClockMicroseconds(),
-            version: TrackdVersion.string, clock: ContinuousClock(), logger: logger)
+            version: TrackdVersion.string, clock: RecordingThread.clock, executor: RecordingThread.shared, logger: logger)
         logger.info("recording track \(recorder.trackID) into \(store.path)")
         let server = liveViewInputs.map {
             LiveViewServer(store: $0.store, track: .id(recorder.trackID), address: $0.address, limits: $0.limits, logger: logger)

@@ -51,12 +51,17 @@ final class RecordPipeline<Source: FixSource>: Service {
             }
         }
         chimes?.play(.recordingStarted)
-        let forwarding = Task { await self.forwardLocationEvents() }
-        let statusLine = showsStatus ? Task { await self.keepStatusLine() } : nil
+        // Unstructured tasks do not inherit the recording thread as their executor: named.
+        let forwarding = Task(executorPreference: RecordingThread.shared) { await self.forwardLocationEvents() }
+        let statusLine = showsStatus ? Task(executorPreference: RecordingThread.shared) { await self.keepStatusLine() } : nil
         var failure: (any Error)?
         do {
-            for try await event in source.cancelOnGracefulShutdown() {
-                try await take(event)
+            // Cancelled (not ended through `cancelOnGracefulShutdown()`, whose merge reads the
+            // source on a task of its own, off the recording thread) on a graceful shutdown.
+            try await cancelWhenGracefulShutdown {
+                for try await event in self.source {
+                    try await self.take(event)
+                }
             }
         } catch is CancellationError {
             // A shutdown while the source waited: the end of the input.
@@ -152,10 +157,10 @@ final class RecordPipeline<Source: FixSource>: Service {
 
     /// Redraws the status line twice a second until cancelled.
     private func keepStatusLine() async {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let clock = RecordingThread.clock
+        let start = ContinuousClock.now
         while !Task.isCancelled {
-            let elapsed = start.duration(to: clock.now).components.seconds
+            let elapsed = start.duration(to: .now).components.seconds
             let line = status.withLock { status in
                 status.elapsedSeconds = elapsed
                 return status.line

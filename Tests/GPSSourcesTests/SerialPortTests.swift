@@ -117,11 +117,12 @@ struct SerialPortTests {
         #expect(SerialPort.openError(errno, path: "/dev/ttyUSB0") == expected)
     }
 
-    @Test("poll timeouts are whole milliseconds between 1 ms and a minute")
-    func pollMilliseconds() {
-        #expect(SerialPort.milliseconds(.milliseconds(250)) == 250)
-        #expect(SerialPort.milliseconds(.microseconds(10)) == 1)
-        #expect(SerialPort.milliseconds(.seconds(-1)) == 1)
-        #expect(SerialPort.milliseconds(.seconds(3600)) == 60_000)
+    @Test("poll timeouts are whole milliseconds, rounded up, between 1 ms and a minute")
+    func pollTimeouts() {
+        #expect(pollMilliseconds(.microseconds(1_500)) == 2)
+        #expect(pollMilliseconds(.milliseconds(250)) == 250)
+        #expect(pollMilliseconds(.microseconds(10)) == 1)
+        #expect(pollMilliseconds(.seconds(-1)) == 1)
+        #expect(pollMilliseconds(.seconds(3600)) == 60_000)
     }
 }

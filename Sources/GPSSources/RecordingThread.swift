@@ -17,10 +17,10 @@ import Darwin
 /// wake-up for each, as an event loop does. Blocking work on it (a commit's sync) delays the
 /// next fix by that long and never loses it: fixes wait in the source's stream.
 ///
-/// `trackd record` runs with it as the task executor preference
+/// `trackd record` from a live receiver runs with it as the task executor preference
 /// (`withTaskExecutorPreference`, which child tasks inherit; the unstructured tasks of the
-/// pipeline and the recorder are given it by name), and gives the timers
-/// ``clock``, whose sleeps are kept here rather than by libdispatch.
+/// pipeline and the recorder are given it by name), and gives the timers a ``Sleeper``,
+/// whose sleeps are kept here rather than by libdispatch.
 package final class RecordingThread: TaskExecutor, @unchecked Sendable {
     /// The process's recording thread; nil when the system refused a thread (the recording
     /// then runs on Swift's global executor and `ContinuousClock`).
@@ -40,12 +40,6 @@ package final class RecordingThread: TaskExecutor, @unchecked Sendable {
         package func sleep(until deadline: Instant, tolerance: Duration?) async throws {
             try await thread.sleep(until: deadline)
         }
-    }
-
-    /// The clock for the recording's timers: ``Sleeper`` on the shared thread, else
-    /// `ContinuousClock`.
-    package static var clock: any Clock<Duration> {
-        shared.map { Sleeper(thread: $0) } ?? ContinuousClock()
     }
 
     private struct Timer {

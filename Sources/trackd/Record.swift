@@ -212,22 +212,25 @@ struct Record: AsyncParsableCommand {
         }
     }
 
-    /// Records from `source` on the ``RecordingThread``: the pipeline, the manager, the
-    /// recorder and their timers wake one thread, not Swift's pool.
+    /// Records from `source`. A live receiver's recording runs on the ``RecordingThread``:
+    /// the pipeline, the manager, the recorder and their timers wake one thread, not Swift's
+    /// pool. A log or a simulation, read as fast as it can be, keeps the pool, where parsing
+    /// and commits overlap.
     private func record<S: FixSource>(
         from source: S, name: String?, settings: RecordSettings, store: TrackStore, logger: Logger, onTerminal: Bool,
         signals: UnixSignalsSequence, isLive: Bool = false
     ) async throws {
-        try await withTaskExecutorPreference(RecordingThread.shared) {
+        let thread = isLive ? RecordingThread.shared : nil
+        try await withTaskExecutorPreference(thread) {
             try await recordHere(
                 from: source, name: name, settings: settings, store: store, logger: logger, onTerminal: onTerminal,
-                signals: signals, isLive: isLive)
+                signals: signals, isLive: isLive, thread: thread)
         }
     }
 
     private func recordHere<S: FixSource>(
         from source: S, name: String?, settings: RecordSettings, store: TrackStore, logger: Logger, onTerminal: Bool,
-        signals: UnixSignalsSequence, isLive: Bool
+        signals: UnixSignalsSequence, isLive: Bool, thread: RecordingThread?
     ) async throws {
         let configuration = try settings.locationConfiguration()
         let trackSettings = TrackSettings(
@@ -239,7 +242,7 @@ struct Record: AsyncParsableCommand {
         if isLive { systemTime = SynchronisedClock.now } else { systemTime = { nil } }
         // A receiver's timers run on the recording thread's clock; a log's or a simulation's
         // on the source's own.
-        let clock = source.clock is ContinuousClock ? RecordingThread.clock : source.clock
+        let clock = thread.map { RecordingThread.Sleeper(thread: $0) } ?? source.clock
         let manager = LocationManager(configuration: configuration, clock: clock, systemTime: systemTime)
         // What can fail is done before the track is created, so that a failure leaves no track
         // open as `recording`.
@@ -257,14 +260,15 @@ struct Record: AsyncParsableCommand {
         }
         let recorder = try TrackRecorder(
             store: store, name: name, settings: trackSettings, createdAtMicroseconds: Record.wallClockMicroseconds(),
-            version: TrackdVersion.string, clock: RecordingThread.clock, executor: RecordingThread.shared, logger: logger)
+            version: TrackdVersion.string, clock: thread.map { RecordingThread.Sleeper(thread: $0) } ?? ContinuousClock(),
+            executor: thread, logger: logger)
         logger.info("recording track \(recorder.trackID) into \(store.path)")
         let server = liveViewInputs.map {
             LiveViewServer(store: $0.store, track: .id(recorder.trackID), address: $0.address, limits: $0.limits, logger: logger)
         }
         let pipeline = RecordPipeline(
             source: source, manager: manager, recorder: recorder, chimes: player, logger: logger, showsStatus: onTerminal,
-            liveView: server?.listening)
+            liveView: server?.listening, thread: thread)
         // Under systemd: READY=1, status and watchdog pings, STOPPING=1 (see SystemdWatchdog).
         let notifier = SystemdNotifier.fromEnvironment()
         let watchdog = notifier.isActive

@@ -24,11 +24,14 @@ final class RecordPipeline<Source: FixSource>: Service {
     let showsStatus: Bool
     /// The live view's gate, when serving: nothing is read until it listens.
     let liveView: ListeningGate?
+    /// The thread the recording runs on, if any (a live receiver's), for the pipeline's own
+    /// tasks and the status line's timer.
+    let thread: RecordingThread?
     private let status = Mutex(LiveStatus())
 
     init(
         source: Source, manager: LocationManager, recorder: TrackRecorder, chimes: ChimePlayer?, logger: Logger,
-        showsStatus: Bool, liveView: ListeningGate? = nil
+        showsStatus: Bool, liveView: ListeningGate? = nil, thread: RecordingThread? = nil
     ) {
         self.source = source
         self.manager = manager
@@ -37,6 +40,7 @@ final class RecordPipeline<Source: FixSource>: Service {
         self.logger = logger
         self.showsStatus = showsStatus
         self.liveView = liveView
+        self.thread = thread
     }
 
     func run() async throws {
@@ -52,8 +56,8 @@ final class RecordPipeline<Source: FixSource>: Service {
         }
         chimes?.play(.recordingStarted)
         // Unstructured tasks do not inherit the recording thread as their executor: named.
-        let forwarding = Task(executorPreference: RecordingThread.shared) { await self.forwardLocationEvents() }
-        let statusLine = showsStatus ? Task(executorPreference: RecordingThread.shared) { await self.keepStatusLine() } : nil
+        let forwarding = Task(executorPreference: thread) { await self.forwardLocationEvents() }
+        let statusLine = showsStatus ? Task(executorPreference: thread) { await self.keepStatusLine() } : nil
         var failure: (any Error)?
         do {
             // Cancelled (not ended through `cancelOnGracefulShutdown()`, whose merge reads the
@@ -157,7 +161,7 @@ final class RecordPipeline<Source: FixSource>: Service {
 
     /// Redraws the status line twice a second until cancelled.
     private func keepStatusLine() async {
-        let clock = RecordingThread.clock
+        let clock: any Clock<Duration> = thread.map { RecordingThread.Sleeper(thread: $0) } ?? ContinuousClock()
         let start = ContinuousClock.now
         while !Task.isCancelled {
             let elapsed = start.duration(to: .now).components.seconds

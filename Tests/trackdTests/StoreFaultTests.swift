@@ -64,6 +64,14 @@ struct StoreFaultTests {
         #expect(Support.query(store, "SELECT x FROM foo") == ["42"])
     }
 
+    /// Copies every page of the write-ahead log into the store file and empties the log, so
+    /// that the page damaged is the one readers use (how much a recording leaves in the log
+    /// depends on how its commits fell).
+    static func checkpoint(_ store: URL) throws {
+        let result = try Support.run(Support.sqlite3, [store.path, "PRAGMA wal_checkpoint(TRUNCATE);"])
+        #expect(result.status == 0 && result.stdoutText.hasPrefix("0|"), "\(result.stdoutText) \(result.stderr)")
+    }
+
     /// Puts `bytes` back as the store, without the files SQLite and trackd keep beside it, so
     /// that each command meets the store as it was.
     static func restore(_ store: URL, to bytes: Data) throws {
@@ -94,6 +102,7 @@ struct StoreFaultTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("tracks.sqlite")
         try RecordCommandTests.recordSample(into: store)
+        try Self.checkpoint(store)
         let page = try #require(Self.page(of: table, in: store), "sqlite3 lacks dbstat?")
         let pageSize = try #require(Support.query(store, "PRAGMA page_size")?.first.flatMap { Int($0) })
         let handle = try FileHandle(forUpdating: store)
@@ -124,6 +133,7 @@ struct StoreFaultTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("tracks.sqlite")
         try RecordCommandTests.recordSample(into: store)
+        try Self.checkpoint(store)
         // Garbage in the cells of a leaf page of points, its header intact: the track table
         // reads, and only a check of every page finds it.
         let page = try #require(Self.page(of: "point", in: store), "sqlite3 lacks dbstat?")

@@ -136,6 +136,9 @@ package final class RecordingThread: TaskExecutor, @unchecked Sendable {
             }
             if jobs.isEmpty && due.isEmpty {
                 if let next = Self.wakeTime(timers.map(\.deadline)) {
+                    // The condition waits on CLOCK_MONOTONIC, ContinuousClock is CLOCK_BOOTTIME:
+                    // they differ only across a suspend, after which a wait ends late (by
+                    // what was left of it), never early; deadlines are looked at again.
                     var until = timespec()
                     clock_gettime(CLOCK_MONOTONIC, &until)
                     add(now.duration(to: next), to: &until)
@@ -171,7 +174,7 @@ extension RecordingThread {
     }
 }
 
-/// Adds `duration` (rounded up to a microsecond) to `time`.
+/// Adds `duration` (rounded up to a nanosecond) to `time`.
 private func add(_ duration: Duration, to time: inout timespec) {
     let (seconds, attoseconds) = duration.components
     let nanoseconds = (attoseconds + 999_999_999) / 1_000_000_000

@@ -122,6 +122,12 @@ public final class TrackRecorder: Service, Sendable {
         } catch {
             throw pendingError(error, session)
         }
+        // Best effort: the track is committed either way, in the log if not in the file.
+        do {
+            try store.checkpoint()
+        } catch {
+            logger.debug("the store's log was not copied into the store file: \(error)")
+        }
         logger.info("closed track \(trackID)", metadata: ["points": "\(session.pointsRecorded)"])
     }
 

@@ -328,6 +328,19 @@ public final class TrackStore: Sendable {
         }
     }
 
+    /// Copies what the write-ahead log holds into the store file, without waiting for readers
+    /// (SQLite's passive checkpoint; pages a reader still holds stay in the log). After a
+    /// recording, the store file alone then holds the whole track: for a reader that cannot
+    /// read the log, and for a copy of the file without its `-wal`.
+    func checkpoint() throws(StoreError) {
+        guard case .writer(let database) = connection else { return }
+        do {
+            _ = try database.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
     /// The value of a pragma on the writing connection (for tests and diagnostics).
     public func writerPragma(_ name: String) throws(StoreError) -> String? {
         guard case .writer(let database) = connection else { return nil }

@@ -55,6 +55,12 @@ struct TrackRecorderTests {
         #expect(track.rawFixes == 3)
         #expect(track.distanceMeters == 2.5)
         #expect(try store.events(ofTrack: recorder.trackID).map(\.kind) == ["stationary"])
+        // The log is copied into the file: the file alone holds the finished track.
+        let copy = dir.storePath + ".copy"
+        try FileManager.default.copyItem(atPath: dir.storePath, toPath: copy)
+        let alone = try TrackStore.open(at: copy, access: .read).track(.id(recorder.trackID))
+        #expect(alone.state == .finished)
+        #expect(alone.points == 3)
     }
 
     @Test("cancelling the recorder's task does not cut the drain short")

@@ -66,7 +66,7 @@ final class GPSDConnection {
         // libgps may hold whole reports already read from the socket; otherwise wait on the
         // socket and the stop flag together.
         let waiting = (!holdsPartialReport && trackd_gps_waiting(gps, 0))
-            || socketReadable(trackd_gps_fd(gps), timeout: timeout, stop: stop)
+            || waitReadable(trackd_gps_fd(gps), timeout: timeout, unless: stop).map { $0 != 0 } == .success(true)
         guard waiting else { return .nothing }
         let status = trackd_gps_read(gps, &report)
         holdsPartialReport = status == 0
@@ -80,14 +80,4 @@ final class GPSDConnection {
         if let gps { trackd_gps_close(gps) }
         gps = nil
     }
-}
-
-/// Whether `fd` has bytes (or end of file, or an error) to read within the timeout; false
-/// at once when `stop` is set.
-private func socketReadable(_ fd: Int32, timeout: Duration, stop: StopFlag?) -> Bool {
-    var requests = [
-        pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: stop?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
-    ]
-    return poll(&requests, 2, pollMilliseconds(timeout)) > 0 && requests[0].revents != 0
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -127,11 +128,24 @@ package final class StopFlag: Sendable {
         while !isSet {
             let left = clock.now.duration(to: end)
             guard left > .zero else { break }
-            var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&entry, 1, pollMilliseconds(left))
+            _ = waitReadable(-1, timeout: left, unless: self)
         }
         return isSet
     }
+}
+
+/// Waits up to `timeout` for `fd` to be readable (or hung up, or in error), ending early once
+/// `stop` is set: `fd`'s `revents`, 0 when the time ran out, the flag was set or a signal came.
+/// A negative `fd` is not waited on (a sleep that a stop ends).
+package func waitReadable(_ fd: Int32, timeout: Duration, unless stop: StopFlag?) -> Result<Int16, Errno> {
+    var entries = [
+        pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: stop?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+    ]
+    guard poll(&entries, 2, pollMilliseconds(timeout)) >= 0 else {
+        return errno == EINTR ? .success(0) : .failure(Errno(rawValue: errno))
+    }
+    return .success(entries[0].revents)
 }
 
 /// `duration` in whole milliseconds for `poll`, rounded up, at least 1 and at most a minute.

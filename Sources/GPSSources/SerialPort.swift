@@ -141,24 +141,20 @@ final class SerialPort {
     /// Returns ``ReadResult/timeout`` at once when `stop` is set.
     func read(into buffer: UnsafeMutableRawBufferPointer, timeout: Duration, until stop: StopFlag? = nil) -> ReadResult {
         guard let descriptor else { return .gone("closed") }
-        var entries = [
-            pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: stop?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
-        ]
-        let ready = poll(&entries, 2, pollMilliseconds(timeout))
-        if ready < 0 {
-            return errno == EINTR ? .timeout : .gone("poll: " + describeSystemError(Errno(rawValue: errno)))
+        let revents: Int16
+        switch waitReadable(descriptor.rawValue, timeout: timeout, unless: stop) {
+        case .failure(let error): return .gone("poll: " + describeSystemError(error))
+        case .success(let events): revents = events
         }
-        let entry = entries[0]
         // Nothing from the device (a timeout, or the stop flag set): the caller looks again.
-        if ready == 0 || entry.revents == 0 { return .timeout }
-        if entry.revents & Int16(POLLNVAL) != 0 { return .gone("poll: not open") }
+        if revents == 0 { return .timeout }
+        if revents & Int16(POLLNVAL) != 0 { return .gone("poll: not open") }
         // On POLLHUP or POLLERR, read anyway: it returns what is left, then 0 or EIO.
         do {
             let count = try descriptor.read(into: buffer, retryOnInterrupt: true)
             return count > 0 ? .bytes(count) : .gone("end of file: hung up")
         } catch Errno.wouldBlock {
-            return entry.revents & Int16(POLLHUP | POLLERR) != 0 ? .gone("hung up") : .timeout
+            return revents & Int16(POLLHUP | POLLERR) != 0 ? .gone("hung up") : .timeout
         } catch {
             return .gone("read: " + describeSystemError(error))
         }
